@@ -1,0 +1,48 @@
+// swift-tools-version: 6.2
+// Thrum: Apple's Core Haptics rebuilt in Swift for Linux.
+// Dependencies point one way: model → codec → render core → engine → CLI.
+import PackageDescription
+
+let strict: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
+
+let package = Package(
+    name: "Thrum",
+    products: [
+        .library(name: "Thrum", targets: ["Thrum"]),
+        .executable(name: "thrum", targets: ["ThrumCLI"]),
+    ],
+    targets: [
+        // System libraries (C shims).
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
+
+        // Core Haptics pattern model: CH* classes, IDs, errors, parameter attribute table, value data.
+        .target(name: "ThrumModel", swiftSettings: strict),
+        // AHAP (JSON) reader with source locations, decoder with diagnostics, encoder.
+        .target(name: "AHAPCodec", dependencies: ["ThrumModel"], swiftSettings: strict),
+        // Sample-accurate renderer: schedule, voices, mixer. No I/O, real-time safe.
+        .target(name: "RenderCore", dependencies: ["ThrumModel"], swiftSettings: strict),
+        // Audio files: libsndfile decoding/writing, libsamplerate conversion, limits, path confinement.
+        .target(name: "AudioResources", dependencies: ["CSndFile", "CSampleRate"], swiftSettings: strict),
+        // ALSA PCM output and the real-time render thread.
+        .target(name: "ALSAOutput", dependencies: ["CALSA"], swiftSettings: strict),
+        // The public Core Haptics API: re-exports the model, adds the engine and players.
+        .target(
+            name: "Thrum",
+            dependencies: ["ThrumModel", "AHAPCodec", "RenderCore", "AudioResources", "ALSAOutput"],
+            swiftSettings: strict),
+        // Command-line commands and the in-house argument parser (a library so tests can drive it).
+        .target(name: "ThrumCommandLine", dependencies: ["Thrum", "AHAPCodec"], swiftSettings: strict),
+        .executableTarget(name: "ThrumCLI", dependencies: ["ThrumCommandLine"], swiftSettings: strict),
+
+        .testTarget(name: "ThrumModelTests", dependencies: ["ThrumModel"], swiftSettings: strict),
+        .testTarget(name: "AHAPCodecTests", dependencies: ["AHAPCodec", "ThrumModel"], swiftSettings: strict),
+        .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore", "ThrumModel"], swiftSettings: strict),
+        .testTarget(name: "AudioResourcesTests", dependencies: ["AudioResources"], swiftSettings: strict),
+        .testTarget(name: "ALSAOutputTests", dependencies: ["ALSAOutput"], swiftSettings: strict),
+        .testTarget(name: "ThrumTests", dependencies: ["Thrum"], swiftSettings: strict),
+        .testTarget(name: "ThrumCommandLineTests", dependencies: ["ThrumCommandLine"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)
