@@ -1,0 +1,263 @@
+import Foundation
+
+/// A problem found in a pattern: an error Core Haptics would refuse, or a warning about something it
+/// quietly changes. The codec adds the file position; the engine throws the first error.
+public struct PatternIssue: Sendable, Equatable {
+    /// How serious a problem is.
+    public enum Severity: String, Sendable { case error, warning }
+
+    /// Where in a pattern a problem is.
+    public enum Element: Sendable, Equatable {
+        case pattern
+        case version
+        case event(Int)
+        case parameter(Int)
+        case curve(Int)
+    }
+
+    public var severity: Severity
+    /// The Core Haptics error this is (or would be, for a warning); nil when none fits.
+    public var code: CHHapticError.Code?
+    /// One line saying what is wrong.
+    public var message: String
+    /// What to do about it, if there is something simple.
+    public var suggestion: String?
+    /// The pattern entry it is in.
+    public var element: Element
+    /// The place inside that entry, as an AHAP key path (`EventParameters[1]`, `EventDuration`); nil = the entry.
+    public var subpath: String?
+
+    /// Creates an issue.
+    public init(
+        _ severity: Severity, _ code: CHHapticError.Code?, _ message: String, suggestion: String? = nil,
+        element: Element, subpath: String? = nil
+    ) {
+        self.severity = severity
+        self.code = code
+        self.message = message
+        self.suggestion = suggestion
+        self.element = element
+        self.subpath = subpath
+    }
+}
+
+/// Checks a `PatternData` against Core Haptics' rules (`core-haptics-behaviour.md` §1, DECISIONS.md
+/// "AHAP leniency"). Pure and thread-safe.
+public enum PatternValidator {
+    /// Every problem in `pattern`, in pattern order.
+    public static func issues(in pattern: PatternData) -> [PatternIssue] {
+        var issues: [PatternIssue] = []
+        if pattern.isEmpty {
+            issues.append(
+                PatternIssue(
+                    .error, .invalidPatternDictionary, "the pattern has no events, parameters or curves",
+                    suggestion: "add at least one Event to \"Pattern\"", element: .pattern))
+        }
+        if let version = pattern.version, !HapticLimits.supportedVersions.contains(version) {
+            issues.append(
+                PatternIssue(
+                    .warning, .notSupported,
+                    "Version \(formatted(version)) is outside 1.0–1.1: Core Haptics refuses to load it (Thrum plays it)",
+                    suggestion: "set \"Version\": 1.0", element: .version))
+        }
+        for (index, event) in pattern.events.enumerated() {
+            issues += eventIssues(event, element: .event(index))
+        }
+        for (index, parameter) in pattern.parameters.enumerated() {
+            issues += parameterIssues(parameter, element: .parameter(index))
+        }
+        for (index, curve) in pattern.curves.enumerated() {
+            issues += curveIssues(curve, element: .curve(index))
+        }
+        return issues
+    }
+
+    /// The first error in `pattern` as a `CHHapticError`, or nil when it can be played.
+    public static func firstError(in pattern: PatternData) -> CHHapticError? {
+        guard let issue = issues(in: pattern).first(where: { $0.severity == .error }) else { return nil }
+        return CHHapticError(issue.code ?? .invalidPatternData, issue.message)
+    }
+
+    static func eventIssues(_ event: EventData, element: PatternIssue.Element) -> [PatternIssue] {
+        var issues: [PatternIssue] = []
+        func add(
+            _ severity: PatternIssue.Severity, _ code: CHHapticError.Code?, _ message: String,
+            suggestion: String? = nil, at subpath: String? = nil
+        ) {
+            issues.append(PatternIssue(severity, code, message, suggestion: suggestion, element: element, subpath: subpath))
+        }
+        guard event.type.isKnown else {
+            let names = CHHapticEvent.EventType.allKnown.map(\.rawValue)
+            let guess = Suggestions.closest(to: event.type.rawValue, in: names)
+            add(
+                .error, .invalidEventType, "unknown EventType \"\(event.type.rawValue)\"",
+                suggestion: guess.map { "did you mean \"\($0)\"?" }
+                    ?? "use one of \(names.joined(separator: ", "))",
+                at: "EventType")
+            return issues
+        }
+        if !(event.time >= 0) || !event.time.isFinite {
+            add(.error, .invalidEventTime, "event Time \(formatted(event.time)) is negative", at: "Time")
+        }
+        let duration = event.duration ?? 0
+        if !(duration >= 0) || !duration.isFinite {
+            add(.error, .invalidEventDuration, "EventDuration \(formatted(duration)) is negative", at: "EventDuration")
+        } else if (event.type == .hapticContinuous || event.type == .audioContinuous) && event.isSustained
+            && duration == 0
+        {
+            add(
+                .error, .invalidEventDuration,
+                "a sustained \(event.type.rawValue) event needs an EventDuration greater than 0",
+                suggestion: "add \"EventDuration\", or set Sustained to 0",
+                at: event.duration == nil ? nil : "EventDuration")
+        } else if event.type == .hapticContinuous && duration > HapticLimits.maxContinuousDuration {
+            add(
+                .warning, .invalidEventDuration,
+                "EventDuration \(formatted(duration)) s is capped at 30 s (the Core Haptics limit for HapticContinuous)",
+                suggestion: "split it into events of at most 30 s", at: "EventDuration")
+        }
+        if event.type == .audioCustom {
+            if event.waveformPath == nil && event.audioResourceID == nil {
+                add(
+                    .error, .badEventEntry, "AudioCustom event has no EventWaveformPath",
+                    suggestion: "add \"EventWaveformPath\" naming an audio file next to the AHAP file")
+            }
+            if event.loopEnabled == true && duration == 0 {
+                add(
+                    .error, .invalidEventDuration,
+                    "looping is enabled but the AudioCustom event has no EventDuration",
+                    suggestion: "add \"EventDuration\" or remove \"EventWaveformLoopEnabled\"")
+            }
+        } else if event.waveformPath != nil {
+            add(.warning, nil, "EventWaveformPath is ignored on \(event.type.rawValue) events", at: "EventWaveformPath")
+        }
+        var seen: Set<CHHapticEvent.ParameterID> = []
+        for (index, parameter) in event.parameters.enumerated() {
+            let subpath = "EventParameters[\(index)]"
+            guard ParameterTable.isKnown(parameter.id) else {
+                let guess = Suggestions.closest(
+                    to: parameter.id.rawValue, in: CHHapticEvent.ParameterID.allKnown.map(\.rawValue))
+                add(
+                    .error, .invalidParameterType, "unknown ParameterID \"\(parameter.id.rawValue)\"",
+                    suggestion: guess.map { "did you mean \"\($0)\"?" }, at: subpath)
+                continue
+            }
+            guard let attributes = ParameterTable.attributes(for: parameter.id, eventType: event.type) else {
+                add(
+                    .error, .invalidParameterType,
+                    "\(parameter.id.rawValue) is not a parameter of \(event.type.rawValue) events",
+                    suggestion: event.type.isHaptic
+                        ? "haptic events take HapticIntensity, HapticSharpness and envelope parameters"
+                        : "audio events take AudioVolume, AudioPan, AudioPitch, AudioBrightness and envelope parameters",
+                    at: subpath)
+                continue
+            }
+            if !attributes.contains(parameter.value) {
+                add(
+                    .warning, nil,
+                    "\(parameter.id.rawValue) \(formatted(parameter.value)) is outside \(formatted(attributes.minValue))…\(formatted(attributes.maxValue)); clamped to \(formatted(attributes.clamp(parameter.value)))",
+                    at: subpath)
+            }
+            if !seen.insert(parameter.id).inserted {
+                add(.warning, nil, "\(parameter.id.rawValue) is given twice in one event; the last one wins", at: subpath)
+            }
+        }
+        return issues
+    }
+
+    static func dynamicIDIssue(
+        _ id: CHHapticDynamicParameter.ID, element: PatternIssue.Element, curve: Bool
+    ) -> PatternIssue? {
+        guard ParameterTable.attributes(for: id) != nil else {
+            let names = CHHapticDynamicParameter.ID.allKnown.map(\.rawValue)
+            let guess = Suggestions.closest(to: id.rawValue, in: names)
+                ?? Suggestions.closest(to: id.rawValue + "Control", in: names)
+            return PatternIssue(
+                .error, .invalidParameterType, "unknown dynamic ParameterID \"\(id.rawValue)\"",
+                suggestion: guess.map { "did you mean \"\($0)\"?" }, element: element, subpath: "ParameterID")
+        }
+        if curve && !id.isCurveCapable {
+            return PatternIssue(
+                .error, .invalidParameterType, "\(id.rawValue) cannot be a ParameterCurve in Core Haptics",
+                suggestion: "use a \"Parameter\" step, or one of "
+                    + CHHapticDynamicParameter.ID.curveCapable.map(\.rawValue).joined(separator: ", "),
+                element: element, subpath: "ParameterID")
+        }
+        return nil
+    }
+
+    static func parameterIssues(_ parameter: DynamicParameterData, element: PatternIssue.Element) -> [PatternIssue] {
+        if let issue = dynamicIDIssue(parameter.id, element: element, curve: false) { return [issue] }
+        var issues: [PatternIssue] = []
+        if !(parameter.time >= 0) {
+            issues.append(
+                PatternIssue(
+                    .error, .badParameterEntry, "parameter Time \(formatted(parameter.time)) is negative",
+                    element: element, subpath: "Time"))
+        }
+        if let attributes = ParameterTable.attributes(for: parameter.id), !attributes.contains(parameter.value) {
+            issues.append(
+                PatternIssue(
+                    .warning, nil,
+                    "\(parameter.id.rawValue) \(formatted(parameter.value)) is outside \(formatted(attributes.minValue))…\(formatted(attributes.maxValue)); clamped to \(formatted(attributes.clamp(parameter.value)))",
+                    element: element, subpath: "ParameterValue"))
+        }
+        return issues
+    }
+
+    static func curveIssues(_ curve: ParameterCurveData, element: PatternIssue.Element) -> [PatternIssue] {
+        if let issue = dynamicIDIssue(curve.id, element: element, curve: true) { return [issue] }
+        var issues: [PatternIssue] = []
+        func add(_ severity: PatternIssue.Severity, _ code: CHHapticError.Code?, _ message: String, suggestion: String? = nil, at subpath: String?) {
+            issues.append(PatternIssue(severity, code, message, suggestion: suggestion, element: element, subpath: subpath))
+        }
+        if !(curve.time >= 0) {
+            add(.error, .badParameterEntry, "curve Time \(formatted(curve.time)) is negative", at: "Time")
+        }
+        if curve.points.isEmpty {
+            add(.warning, .badParameterEntry, "the curve has no control points and does nothing", at: "ParameterCurveControlPoints")
+        }
+        if curve.points.count > HapticLimits.maxCurvePoints {
+            add(
+                .warning, nil,
+                "the curve has \(curve.points.count) control points; Core Haptics limits curves to 16 (Thrum plays all of them)",
+                suggestion: "split it into curves of at most 16 points", at: "ParameterCurveControlPoints")
+        }
+        let attributes = ParameterTable.attributes(for: curve.id)
+        var previousTime = -TimeInterval.infinity
+        for (index, point) in curve.points.enumerated() {
+            let subpath = "ParameterCurveControlPoints[\(index)]"
+            if !(point.time >= 0) {
+                add(.error, .badParameterEntry, "control point Time \(formatted(point.time)) is negative", at: subpath)
+            } else if point.time < previousTime {
+                add(.warning, nil, "control point times go backwards; points are played sorted by time", at: subpath)
+            }
+            previousTime = max(previousTime, point.time)
+            if let attributes, !attributes.contains(point.value) {
+                add(
+                    .warning, nil,
+                    "\(curve.id.rawValue) \(formatted(point.value)) is outside \(formatted(attributes.minValue))…\(formatted(attributes.maxValue)); clamped to \(formatted(attributes.clamp(point.value)))",
+                    at: subpath)
+            }
+        }
+        if let first = curve.points.first, curve.time > 0, first.time == curve.time {
+            add(
+                .warning, nil,
+                "the first control point's Time equals the curve's Time (\(formatted(curve.time))): the file looks exported with absolute times, but point times are relative to the curve",
+                suggestion: "subtract the curve's Time from each point's Time", at: "ParameterCurveControlPoints[0]")
+        }
+        return issues
+    }
+
+    /// A number for messages: shortest exact form (`0.5`, `30`, `-1.25`).
+    public static func formatted(_ value: Double) -> String {
+        if value.isFinite && value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+
+    /// A `Float` for messages (`0.75`, `1`, `1.2`).
+    public static func formatted(_ value: Float) -> String {
+        if value.isFinite && value == value.rounded() && abs(value) < 1e7 { return String(Int64(value)) }
+        return "\(value)"
+    }
+}
