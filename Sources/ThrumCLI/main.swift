@@ -1,1 +1,4 @@
-print("thrum: not built yet")
+import Foundation
+import ThrumCommandLine
+
+exit(ThrumCommandLine.run(Array(CommandLine.arguments.dropFirst())))

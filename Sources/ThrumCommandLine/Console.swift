@@ -1,0 +1,61 @@
+import Foundation
+
+/// Where a command writes: standard output and standard error, or buffers in tests.
+public struct Console: Sendable {
+    let writeOut: @Sendable (String) -> Void
+    let writeErr: @Sendable (String) -> Void
+    /// Whether standard error is a terminal (progress and status lines are shown only then).
+    public let errIsTerminal: Bool
+
+    /// Creates a console from two writers.
+    public init(
+        out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+        errIsTerminal: Bool = false
+    ) {
+        writeOut = out
+        writeErr = err
+        self.errIsTerminal = errIsTerminal
+    }
+
+    /// The process's standard output and standard error.
+    public static var standard: Console {
+        Console(
+            out: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
+            err: { text in FileHandle.standardError.write(Data(text.utf8)) },
+            errIsTerminal: isatty(STDERR_FILENO) == 1)
+    }
+
+    /// Writes `text` and a newline to standard output.
+    func print(_ text: String) { writeOut(text + "\n") }
+    /// Writes `text` and a newline to standard error.
+    func error(_ text: String) { writeErr(text + "\n") }
+}
+
+/// Exit codes (sysexits), as DECISIONS.md fixes them.
+public enum ExitCode: Int32, Sendable {
+    case ok = 0
+    /// The command line is wrong.
+    case usage = 64
+    /// A pattern or audio file is bad.
+    case dataError = 65
+    /// An input file is missing.
+    case noInput = 66
+    /// No playback device.
+    case unavailable = 69
+    /// A bug in Thrum.
+    case software = 70
+    /// Reading or writing a file failed.
+    case ioError = 74
+    /// Stopped by Ctrl-C.
+    case interrupted = 130
+}
+
+/// A failure that ends a command with an exit code and a one-line message on stderr.
+struct CommandFailure: Error {
+    let code: ExitCode
+    let message: String
+    init(_ code: ExitCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import ThrumModel
+
+/// One `thrum` subcommand.
+struct Subcommand: Sendable {
+    let spec: CommandSpec
+    let run: @Sendable (ParsedArguments, Console) throws -> ExitCode
+}
+
+/// The `thrum` command line: parses arguments and runs a subcommand.
+public enum ThrumCommandLine {
+    static let commands: [Subcommand] = []
+
+    static var overview: String {
+        let width = (commands.map(\.spec.name.count).max() ?? 0) + 2
+        var lines = [
+            "usage: thrum COMMAND [options] [arguments]", "",
+            "Thrum plays and renders Core Haptics patterns (AHAP files) on Linux.", "", "commands:",
+        ]
+        for command in commands {
+            lines.append("  " + command.spec.name.padding(toLength: width, withPad: " ", startingAt: 0) + command.spec.summary)
+        }
+        lines += [
+            "", "Run 'thrum COMMAND --help' for a command's options.",
+            "Exit codes: 0 ok, 64 usage, 65 bad pattern or audio data, 66 input missing, 69 no device,",
+            "70 internal error, 74 I/O error, 130 interrupted.",
+        ]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Runs `thrum` with `arguments` (without the program name) and returns the exit status.
+    public static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
+        guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
+            if arguments.isEmpty {
+                console.writeErr(overview)
+                return ExitCode.usage.rawValue
+            }
+            if arguments.count > 1, let command = commands.first(where: { $0.spec.name == arguments[1] }) {
+                console.writeOut(command.spec.helpText)
+            } else {
+                console.writeOut(overview)
+            }
+            return ExitCode.ok.rawValue
+        }
+        guard let command = commands.first(where: { $0.spec.name == name }) else {
+            let guess = Suggestions.closest(to: name, in: commands.map(\.spec.name))
+            console.error(
+                "thrum: unknown command '\(name)'" + (guess.map { "; did you mean '\($0)'?" } ?? "")
+                    + " (see 'thrum --help')")
+            return ExitCode.usage.rawValue
+        }
+        do {
+            let parsed = try ParsedArguments.parse(Array(arguments.dropFirst()), for: command.spec)
+            if parsed.wantsHelp {
+                console.writeOut(command.spec.helpText)
+                return ExitCode.ok.rawValue
+            }
+            return try command.run(parsed, console).rawValue
+        } catch let error as UsageError {
+            console.error("thrum \(name): \(error.message)")
+            return ExitCode.usage.rawValue
+        } catch let failure as CommandFailure {
+            console.error("thrum \(name): \(failure.message)")
+            return failure.code.rawValue
+        } catch {
+            console.error("thrum \(name): internal error: \(error)")
+            return ExitCode.software.rawValue
+        }
+    }
+}
