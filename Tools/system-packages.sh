@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Thrum needs that are missing. Usage: Tools/system-packages.sh [build|test]
+#   build: what building and playing need (ALSA, libsndfile, libsamplerate, pkg-config)
+#   test:  build + what the tests use (PulseAudio null sink reached through ALSA, aplay, sox)
+set -euo pipefail
+build_packages=(pkg-config libasound2-dev libsndfile1-dev libsamplerate0-dev libasound2-plugins)
+test_packages=(pulseaudio pulseaudio-utils alsa-utils sox)
+wanted=("${build_packages[@]}")
+if [[ "${1:-build}" == "test" ]]; then wanted+=("${test_packages[@]}"); fi
+missing=()
+for package in "${wanted[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if ((${#missing[@]})); then
+    echo "Thrum: installing ${missing[*]}" >&2
+    sudo_cmd=()
+    if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+    "${sudo_cmd[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
