@@ -19,19 +19,17 @@ enum SndFile {
 
     /// A readable name for a format code, e.g. "WAV (Microsoft), 32 bit float".
     static func formatName(_ format: Int32) -> String {
-        func name(_ code: Int32, _ command: Int) -> String? {
+        func name(_ code: Int32) -> String? {
             var info = SF_FORMAT_INFO()
             info.format = code
-            let status = sf_command(nil, Int32(command), &info, Int32(MemoryLayout<SF_FORMAT_INFO>.size))
+            let status = sf_command(nil, Int32(SFC_GET_FORMAT_INFO), &info, Int32(MemoryLayout<SF_FORMAT_INFO>.size))
             guard status == 0, let cName = info.name else { return nil }
             return String(cString: cName)
         }
         let major = format & Int32(SF_FORMAT_TYPEMASK)
         let minor = format & Int32(SF_FORMAT_SUBMASK)
-        let majorName = name(major, SFC_GET_FORMAT_MAJOR) ?? name(major, SFC_GET_FORMAT_INFO)
-            ?? String(format: "format 0x%06X", major)
-        let minorName = name(minor, SFC_GET_FORMAT_SUBTYPE) ?? name(minor, SFC_GET_FORMAT_INFO)
-            ?? String(format: "encoding 0x%04X", minor)
+        let majorName = name(major) ?? String(format: "format 0x%06X", major)
+        let minorName = name(minor) ?? String(format: "encoding 0x%04X", minor)
         return "\(majorName), \(minorName)"
     }
 
