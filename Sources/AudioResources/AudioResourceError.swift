@@ -83,7 +83,7 @@ public enum AudioResourceError: Error, CustomStringConvertible, Sendable, Equata
         case .budgetExceeded(let path, let decodedBytes, let used, let limit):
             let (d, l) = Self.formatBytes(decodedBytes, limit)
             let (u, _) = Self.formatBytes(used, limit)
-            return "audio file '\(path)' needs \(d) of decoded samples, but \(u) of the \(l) limit for all audio resources is in use (unregister other audio resources, use shorter or mono files, or raise the limit with --max-audio-memory)"
+            return "audio file '\(path)' needs \(d) of decoded samples, but \(u) of the \(l) allowed for all audio resources are already in use (unregister other audio resources, use shorter or mono files, or raise the limit with --max-audio-memory)"
         case .pathEscapesRoots(let path, let roots):
             let list = roots.isEmpty ? "no folder is allowed" : "allowed: " + roots.joined(separator: ", ")
             return "audio file '\(path)' resolves outside the allowed folders (\(list)); move it into the pattern's folder or a --resources folder, or pass --allow-any-path"

@@ -61,7 +61,7 @@ struct LimitTests {
         // 1000 frames at 8 kHz → 6000 frames at 48 kHz → 24 000 bytes.
         let error = expectAudioError { _ = try AudioFileLoader.load(path: path, targetSampleRate: 48_000, limits: limits) }
         #expect(error == .budgetExceeded(path: path, decodedBytes: 24_000, used: 0, limit: 10_000))
-        #expect(error?.description.contains("needs 24.0 kB of decoded samples, but 0.0 kB of the 10.0 kB limit") == true)
+        #expect(error?.description.contains("needs 24.0 kB of decoded samples, but 0.0 kB of the 10.0 kB allowed") == true)
     }
 
     @Test("random bytes named .wav are unreadable, with libsndfile's message")
