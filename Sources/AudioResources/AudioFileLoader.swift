@@ -136,8 +136,15 @@ public enum AudioFileLoader {
                 path: name,
                 reason: "the file is truncated or damaged: its header declares \(declaredFrames) frames but only \(framesRead) could be decoded")
         }
-        if declaredFrames == nil, let note = SndFile.truncationNote(inLog: SndFile.log(file)) {
-            throw .unreadable(path: name, reason: note)
+        if declaredFrames == nil {
+            if let note = SndFile.truncationNote(inLog: SndFile.log(file)) {
+                throw .unreadable(path: name, reason: note)
+            }
+            // Length was unknown up front: apply the memory check now, before converting.
+            let decoded = outputFrameCount(framesRead, ratio: ratio) * outChannels * MemoryLayout<Float>.size
+            if decoded > limits.maxTotalDecodedBytes {
+                throw .budgetExceeded(path: name, decodedBytes: decoded, used: 0, limit: limits.maxTotalDecodedBytes)
+            }
         }
 
         if Double(fileRate) == targetSampleRate || framesRead == 0 {
@@ -168,6 +175,13 @@ public enum AudioFileLoader {
             attributes = try FileManager.default.attributesOfItem(atPath: path)
         } catch {
             throw .unreadable(path: displayName, reason: "cannot read its size: \(error.localizedDescription)")
+        }
+        // Devices and pipes could block or never end; only regular files (after links) are audio resources.
+        let target = ResourcePathResolver.realPath(path) ?? path
+        if let type = (try? FileManager.default.attributesOfItem(atPath: target))?[.type] as? FileAttributeType,
+            type != .typeRegular
+        {
+            throw .unreadable(path: displayName, reason: "it is not a regular file")
         }
         return (attributes[.size] as? NSNumber)?.intValue ?? 0
     }

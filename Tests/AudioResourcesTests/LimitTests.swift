@@ -147,3 +147,31 @@ struct LimitTests {
         #expect(error == .unreadable(path: folder, reason: "it is a folder, not a file"))
     }
 }
+
+@Suite("Loader odds and ends")
+struct LoaderMiscTests {
+    @Test("a device file is not loaded")
+    func device() {
+        let error = expectAudioError { _ = try AudioFileLoader.load(path: "/dev/zero", targetSampleRate: 48000) }
+        #expect(error == .unreadable(path: "/dev/zero", reason: "it is not a regular file"))
+    }
+
+    @Test("several threads can load at once")
+    func concurrentLoads() async throws {
+        let dir = TempDir()
+        var paths: [String] = []
+        for i in 0..<8 {
+            paths.append(try writeFile(
+                dir.file("t\(i).wav"), sine(frequency: 440, sampleRate: 44100, frames: 4410 + i), sampleRate: 44100))
+        }
+        let counts = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+            for (i, path) in paths.enumerated() {
+                group.addTask { (i, try AudioFileLoader.load(path: path, targetSampleRate: 48000).frameCount) }
+            }
+            return try await group.reduce(into: [Int: Int]()) { $0[$1.0] = $1.1 }
+        }
+        for i in 0..<8 {
+            #expect(counts[i] == AudioFileLoader.outputFrameCount(4410 + i, ratio: 48000.0 / 44100))
+        }
+    }
+}
