@@ -175,3 +175,38 @@ struct LoaderMiscTests {
         }
     }
 }
+
+@Suite("Streamed WAV headers")
+struct StreamedHeaderTests {
+    /// Sets the 32-bit little-endian size after the first `chunk` marker to `value`.
+    static func patchChunkSize(_ path: String, chunk: String, to value: UInt32) throws {
+        var data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let marker = Data(chunk.utf8)
+        let at = data.range(of: marker)!.upperBound
+        for i in 0..<4 { data[at + i] = UInt8((value >> (8 * UInt32(i))) & 0xFF) }
+        try data.write(to: URL(fileURLWithPath: path))
+    }
+
+    @Test("a WAV whose sizes were never filled in (0xFFFFFFFF, as piped encoders write) loads in full")
+    func unfilledSizes() throws {
+        let dir = TempDir()
+        let tone = sine(frequency: 440, sampleRate: 8000, frames: 800)
+        let path = try writeFile(dir.file("piped.wav"), tone, sampleRate: 8000, format: .pcm16)
+        try Self.patchChunkSize(path, chunk: "RIFF", to: 0xFFFF_FFFF)
+        try Self.patchChunkSize(path, chunk: "data", to: 0xFFFF_FFFF)
+        let audio = try AudioFileLoader.load(path: path, targetSampleRate: 8000)
+        #expect(audio.frameCount == 800)
+        let worst = zip(audio.array, tone).map { abs($0 - $1) }.max() ?? 1
+        #expect(worst <= 1.0 / 32768)
+    }
+
+    @Test("a WAV whose data size is larger than the file is truncated")
+    func oversizedDataChunk() throws {
+        let dir = TempDir()
+        let path = try writeFile(dir.file("liar.wav"), [Float](repeating: 0.25, count: 800), sampleRate: 8000, format: .pcm16)
+        try Self.patchChunkSize(path, chunk: "data", to: 3200)
+        let error = expectAudioError { _ = try AudioFileLoader.load(path: path, targetSampleRate: 8000) }
+        #expect(error == .unreadable(
+            path: path, reason: "the file is truncated: its header declares 3200 bytes of audio data but only 1600 are present"))
+    }
+}
