@@ -177,7 +177,7 @@ public final class AudioFileWriter {
         }
     }
 
-    /// Appends interleaved frames from an array (see ``write(_:)-(UnsafeBufferPointer<Float>)``).
+    /// Appends interleaved frames from an array; same rules as the buffer version.
     public func write(_ samples: [Float]) throws(AudioResourceError) {
         try samples.withUnsafeBufferPointer { (buffer) throws(AudioResourceError) in try write(buffer) }
     }

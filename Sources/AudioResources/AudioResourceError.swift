@@ -5,7 +5,7 @@ import Foundation
 /// Every case carries the file name as the user wrote it (or the path used), and
 /// ``description`` is one line naming the file, the figure, the limit and what to do.
 /// Map to Core Haptics errors with ``category``.
-public enum AudioResourceError: Error, CustomStringConvertible, Sendable, Equatable {
+public enum AudioResourceError: Error, LocalizedError, CustomStringConvertible, Sendable, Equatable {
     /// No file at the path; `searched` lists every full path that was tried, in order.
     case missing(path: String, searched: [String])
     /// The file exists but cannot be decoded; `reason` is libsndfile's message or a
@@ -95,6 +95,9 @@ public enum AudioResourceError: Error, CustomStringConvertible, Sendable, Equata
             return "cannot write audio file '\(path)': \(reason) (check that the folder exists and is writable and that the extension names a format libsndfile writes)"
         }
     }
+
+    /// The same one-line text as ``description`` (so `localizedDescription` shows it too).
+    public var errorDescription: String? { description }
 
     // MARK: - Formatting figures
 

@@ -68,3 +68,10 @@ struct BudgetTests {
         #expect(budget.usedBytes == 10_000)
     }
 }
+
+@Test("localizedDescription is the one-line message")
+func localizedDescriptionMatches() {
+    let error: any Error = AudioResourceError.absolutePathNotAllowed(path: "/x.wav")
+    #expect(error.localizedDescription == (error as! AudioResourceError).description)
+    #expect(!(error as! AudioResourceError).description.contains("\n"))
+}
