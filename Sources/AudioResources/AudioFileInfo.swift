@@ -1,0 +1,43 @@
+import CSndFile
+import Foundation
+
+/// What libsndfile reports about an audio file, without decoding it (for `thrum info`).
+public struct AudioFileInfo: Sendable, Equatable {
+    /// Length in frames as declared by the file, or nil when the format does not say
+    /// (e.g. an Ogg stream without an end marker).
+    public var frames: Int?
+    /// Channels per frame.
+    public var channels: Int
+    /// Sample rate in Hz.
+    public var sampleRate: Int
+    /// libsndfile's name for the container and encoding, e.g. "WAV (Microsoft), 16 bit PCM".
+    public var formatName: String
+    /// The raw libsndfile format code (`SF_FORMAT_*` major | subtype).
+    public var formatCode: Int32
+    /// Size of the file on disk in bytes.
+    public var fileBytes: Int
+
+    /// Length in seconds (`frames / sampleRate`), or nil when unknown.
+    public var durationSeconds: Double? {
+        guard let frames, sampleRate > 0 else { return nil }
+        return Double(frames) / Double(sampleRate)
+    }
+
+    /// Opens `path` with libsndfile and reads its header. Any thread; not real-time safe.
+    /// - Throws: `.missing` if there is no file, `.unreadable` with libsndfile's message otherwise.
+    public static func probe(_ path: String) throws(AudioResourceError) -> AudioFileInfo {
+        let fileBytes = try AudioFileLoader.fileSize(path, displayName: path)
+        var info = SF_INFO()
+        guard let file = sf_open(path, Int32(SFM_READ), &info) else {
+            throw .unreadable(path: path, reason: SndFile.errorMessage(nil))
+        }
+        defer { sf_close(file) }
+        return AudioFileInfo(
+            frames: info.frames >= 0 && info.frames < Int64.max ? Int(info.frames) : nil,
+            channels: Int(info.channels),
+            sampleRate: Int(info.samplerate),
+            formatName: SndFile.formatName(info.format),
+            formatCode: info.format,
+            fileBytes: fileBytes)
+    }
+}
