@@ -347,7 +347,13 @@ struct DecodeContext {
         for member in orderedMembers(of: node) {
             result[member.key] = member
             if !known.contains(member.key) {
-                let guess = Suggestions.closest(to: member.key, in: known)
+                // Stricter than `Suggestions.closest` alone, whose minimum distance of 2 turns
+                // short keys such as "Name" into "Time".
+                let guess = Suggestions.closest(to: member.key, in: known).flatMap { candidate in
+                    candidate.lowercased() == member.key.lowercased()
+                        || Suggestions.editDistance(candidate.lowercased(), member.key.lowercased())
+                            <= max(1, member.key.count / 3) ? candidate : nil
+                }
                 report(
                     .warning, nil, "unknown key \"\(member.key)\" is ignored",
                     suggestion: guess.map { "did you mean \"\($0)\"?" }, path: Self.join(path, member.key),
