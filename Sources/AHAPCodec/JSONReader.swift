@@ -86,6 +86,13 @@ public struct JSONNotice: Sendable, Equatable {
     public var path: String
     /// The duplicated key; nil for a trailing comma.
     public var key: String?
+
+    /// Creates a notice.
+    public init(position: SourcePosition, path: String, key: String?) {
+        self.position = position
+        self.path = path
+        self.key = key
+    }
 }
 
 /// A syntax error: what is wrong and where.
