@@ -36,9 +36,9 @@ public enum AHAPEncoder {
         }
         for curve in pattern.curves {
             let points = curve.points.map {
-                "            { \"Time\": \(number($0.time)), \"ParameterValue\": \(number($0.value)) }"
+                "          { \"Time\": \(number($0.time)), \"ParameterValue\": \(number($0.value)) }"
             }
-            let pointText = points.isEmpty ? "[]" : "[\n" + points.joined(separator: ",\n") + "\n          ]"
+            let pointText = points.isEmpty ? "[]" : "[\n" + points.joined(separator: ",\n") + "\n        ]"
             entries.append(
                 """
                     {
