@@ -37,7 +37,7 @@ let package = Package(
         .executableTarget(name: "ThrumCLI", dependencies: ["ThrumCommandLine"], swiftSettings: strict),
 
         .testTarget(name: "ThrumModelTests", dependencies: ["ThrumModel"], swiftSettings: strict),
-        .testTarget(name: "AHAPCodecTests", dependencies: ["AHAPCodec", "ThrumModel"], swiftSettings: strict),
+        .testTarget(name: "AHAPCodecTests", dependencies: ["AHAPCodec", "ThrumModel"], exclude: ["Fixtures", "Snapshots"], swiftSettings: strict),
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore", "ThrumModel"], swiftSettings: strict),
         .testTarget(name: "AudioResourcesTests", dependencies: ["AudioResources"], swiftSettings: strict),
         .testTarget(name: "ALSAOutputTests", dependencies: ["ALSAOutput"], swiftSettings: strict),
