@@ -42,7 +42,9 @@ let package = Package(
         .testTarget(name: "AudioResourcesTests", dependencies: ["AudioResources"], swiftSettings: strict),
         .testTarget(name: "ALSAOutputTests", dependencies: ["ALSAOutput"], swiftSettings: strict),
         .testTarget(name: "ThrumTests", dependencies: ["Thrum"], swiftSettings: strict),
-        .testTarget(name: "ThrumCommandLineTests", dependencies: ["ThrumCommandLine"], swiftSettings: strict),
+        .testTarget(
+            name: "ThrumCommandLineTests", dependencies: ["ThrumCommandLine"], exclude: ["Snapshots"],
+            swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

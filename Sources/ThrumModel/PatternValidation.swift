@@ -135,8 +135,12 @@ public enum PatternValidator {
         for (index, parameter) in event.parameters.enumerated() {
             let subpath = "EventParameters[\(index)]"
             guard ParameterTable.isKnown(parameter.id) else {
-                let guess = Suggestions.closest(
-                    to: parameter.id.rawValue, in: CHHapticEvent.ParameterID.allKnown.map(\.rawValue))
+                let names = CHHapticEvent.ParameterID.allKnown.map(\.rawValue)
+                let unprefixed = ["Haptic", "Audio"].reduce(parameter.id.rawValue) { name, prefix in
+                    name.hasPrefix(prefix) && !names.contains(name) ? String(name.dropFirst(prefix.count)) : name
+                }
+                let guess = Suggestions.closest(to: parameter.id.rawValue, in: names)
+                    ?? Suggestions.closest(to: unprefixed, in: names)
                 add(
                     .error, .invalidParameterType, "unknown ParameterID \"\(parameter.id.rawValue)\"",
                     suggestion: guess.map { "did you mean \"\($0)\"?" }, at: subpath)

@@ -1,11 +1,11 @@
 /// Finds the known name a misspelt one was probably meant to be (for "did you mean" suggestions).
 public enum Suggestions {
     /// The candidate closest to `name`: an exact case-insensitive match, else the one within a small
-    /// edit distance (at most a third of the name's length, minimum 2). Nil when nothing is close.
+    /// edit distance (at most a third of the name's length, minimum 1). Nil when nothing is close.
     public static func closest(to name: String, in candidates: [String]) -> String? {
         let lowered = name.lowercased()
         if let match = candidates.first(where: { $0.lowercased() == lowered }) { return match }
-        let limit = max(2, name.count / 3)
+        let limit = max(1, name.count / 3)
         var best: (name: String, distance: Int)?
         for candidate in candidates {
             let distance = editDistance(lowered, candidate.lowercased())
