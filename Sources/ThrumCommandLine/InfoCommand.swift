@@ -39,7 +39,7 @@ struct PatternSummary {
         let folder = (file as NSString).deletingLastPathComponent
         var lines = [
             "file: \(file)",
-            "version: \(pattern.version.map(PatternValidator.formatted) ?? "missing (1.0 assumed)")",
+            "version: \(pattern.version.map { "\($0)" } ?? "missing (1.0 assumed)")",
         ]
         if let description = pattern.metadata.first(where: { $0.key == "Description" }) {
             lines.append("description: \(description.value)")
