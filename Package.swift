@@ -38,7 +38,8 @@ let package = Package(
 
         .testTarget(name: "ThrumModelTests", dependencies: ["ThrumModel"], swiftSettings: strict),
         .testTarget(name: "AHAPCodecTests", dependencies: ["AHAPCodec", "ThrumModel"], swiftSettings: strict),
-        .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore", "ThrumModel"], swiftSettings: strict),
+        .testTarget(
+            name: "RenderCoreTests", dependencies: ["RenderCore", "ThrumModel"], exclude: ["Golden"], swiftSettings: strict),
         .testTarget(name: "AudioResourcesTests", dependencies: ["AudioResources"], swiftSettings: strict),
         .testTarget(name: "ALSAOutputTests", dependencies: ["ALSAOutput"], swiftSettings: strict),
         .testTarget(name: "ThrumTests", dependencies: ["Thrum"], swiftSettings: strict),
