@@ -88,9 +88,11 @@ public struct PlayerNotification: Sendable, Equatable {
 
 /// The transport of one player slot. Pattern time → engine frames goes through `frame(at:)` only:
 /// frame = start + round(t × framesPerSecond), framesPerSecond = sampleRate / playbackRate.
-/// Seam for the advanced player: loop = move `startFrame` by the scaled loop length and rewind
-/// `nextEvent`/`nextControl`; seek = `startFrame = now − frames(offset)` and skip events before the offset;
-/// pause = remember `now − startFrame` and fade voices out (or freeze them), resume = re-base `startFrame`.
+/// Loop (implemented): at each loop end `startFrame` moves to the next iteration's start and
+/// `nextEvent`/`nextControl` rewind; events at or after loopEnd never start; sounding voices ring on.
+/// Seam for the rest of the advanced player: seek = `startFrame = now − frames(offset)` and skip events
+/// before the offset; pause = remember `now − startFrame` and fade voices out (or freeze them),
+/// resume = re-base `startFrame`.
 struct Player {
     var phase: PlayerPhase = .idle
     var pattern: CompiledPattern? = nil
@@ -105,6 +107,15 @@ struct Player {
     var voiceCount: Int = 0
     var lastVoiceEnd: Int = 0
     var muted: Bool = false
+    /// Loop length in pattern seconds (0 = no loop). Iteration k starts at
+    /// loopOrigin + round(k × loopSeconds × framesPerSecond), so loops never drift.
+    var loopSeconds: Double = 0
+    var loopOrigin: Int = 0
+    var loopIndex: Int = 0
+    var loopWrapFrame: Int = .max
+
+    @inline(__always)
+    func loopStart(_ k: Int) -> Int { loopOrigin + Int((Double(k) * loopSeconds * framesPerSecond).rounded()) }
 
     @inline(__always)
     func frame(at seconds: Double) -> Int { startFrame + Int((seconds * framesPerSecond).rounded()) }
@@ -207,10 +218,14 @@ public final class Renderer {
     ///   - pattern: compiled at this renderer's sample rate.
     ///   - atFrame: engine frame of the pattern's time 0.
     ///   - playbackRate: > 0; scales pattern time (event times, durations, curves), never pitch.
+    ///   - loopEnd: nil = no loop; otherwise loop the pattern time 0 ..< loopEnd seconds forever
+    ///     (0 = the pattern's duration). Loop seams are frame-exact and drift-free.
     /// - Returns: false when the slot is out of range or busy, the rate differs, or playbackRate ≤ 0.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
     @discardableResult
-    public func startPlayer(_ slot: Int, pattern: CompiledPattern, atFrame: UInt64, playbackRate: Double = 1) -> Bool {
+    public func startPlayer(
+        _ slot: Int, pattern: CompiledPattern, atFrame: UInt64, playbackRate: Double = 1, loopEnd: Double? = nil
+    ) -> Bool {
         guard slot >= 0, slot < configuration.maxPlayers, players[slot].phase == .idle,
             pattern.sampleRate == sampleRate, playbackRate > 0, playbackRate.isFinite
         else { return false }
@@ -221,6 +236,10 @@ public final class Renderer {
         p.startFrame = max(Int(clamping: atFrame), now)
         p.framesPerSecond = sampleRate / playbackRate
         p.muted = players[slot].muted
+        if let loopEnd, loopEnd >= 0 {
+            let seconds = loopEnd > 0 ? loopEnd : pattern.duration
+            if seconds * p.framesPerSecond >= 1 { p.loopSeconds = seconds }
+        }
         players[slot] = p
         return true
     }
@@ -337,6 +356,9 @@ public final class Renderer {
         for slot in 0..<playerCount where players[slot].phase != .idle {
             if players[slot].phase == .scheduled, players[slot].startFrame <= now {
                 players[slot].phase = .playing
+                players[slot].loopOrigin = players[slot].startFrame
+                players[slot].loopIndex = 0
+                if players[slot].loopSeconds > 0 { players[slot].loopWrapFrame = players[slot].loopStart(1) }
                 resetLanes(slot, at: now)
                 refreshNextEvent(slot)
                 refreshNextControl(slot)
@@ -345,6 +367,15 @@ public final class Renderer {
                 }
             }
             if players[slot].phase == .playing {
+                while players[slot].loopWrapFrame <= now {
+                    players[slot].loopIndex += 1
+                    players[slot].startFrame = players[slot].loopStart(players[slot].loopIndex)
+                    players[slot].loopWrapFrame = players[slot].loopStart(players[slot].loopIndex + 1)
+                    players[slot].nextEvent = 0
+                    players[slot].nextControl = 0
+                    refreshNextEvent(slot)
+                    refreshNextControl(slot)
+                }
                 while players[slot].nextControlFrame <= now { applyControl(slot) }
             }
         }
@@ -367,6 +398,7 @@ public final class Renderer {
                 next = min(next, players[slot].startFrame)
             case .playing:
                 next = min(next, players[slot].nextEventFrame, players[slot].nextControlFrame, players[slot].stopFrame)
+                next = min(next, players[slot].loopWrapFrame)
             case .idle, .stopping:
                 break
             }
@@ -376,7 +408,9 @@ public final class Renderer {
     }
 
     func refreshNextEvent(_ slot: Int) {
-        guard let pattern = players[slot].pattern, players[slot].nextEvent < pattern.events.count else {
+        guard let pattern = players[slot].pattern, players[slot].nextEvent < pattern.events.count,
+            players[slot].loopSeconds == 0 || pattern.events[players[slot].nextEvent].time < players[slot].loopSeconds
+        else {
             players[slot].nextEventFrame = .max
             return
         }
@@ -384,7 +418,10 @@ public final class Renderer {
     }
 
     func refreshNextControl(_ slot: Int) {
-        guard let pattern = players[slot].pattern, players[slot].nextControl < pattern.controls.count else {
+        guard let pattern = players[slot].pattern, players[slot].nextControl < pattern.controls.count,
+            players[slot].loopSeconds == 0
+                || pattern.controls[players[slot].nextControl].time < players[slot].loopSeconds
+        else {
             players[slot].nextControlFrame = .max
             return
         }
@@ -548,7 +585,7 @@ public final class Renderer {
             let p = players[slot]
             switch p.phase {
             case .playing:
-                guard let pattern = p.pattern, p.nextEvent >= pattern.events.count, p.voiceCount == 0,
+                guard p.loopSeconds == 0, let pattern = p.pattern, p.nextEvent >= pattern.events.count, p.voiceCount == 0,
                     p.nextControl >= pattern.controls.count, frame >= p.endFrame
                 else { continue }
                 finish(slot, frame: max(p.endFrame, p.lastVoiceEnd), reason: .finished)

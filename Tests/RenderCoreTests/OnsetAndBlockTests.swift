@@ -125,3 +125,40 @@ struct OnsetAndBlockTests {
         #expect(split.bitsEqual(whole))
     }
 }
+
+@Suite("Loop")
+struct LoopTests {
+    @Test("a looped pattern restarts every loopEnd, frame-exact and drift-free over many loops")
+    func loopOnsets() throws {
+        // loopEnd 0.0301 s at 8000 Hz = 240.8 frames: iteration k starts at round(k × 240.8).
+        let pattern = try compile(PatternData(events: [event(.hapticTransient, 0, [(.hapticIntensity, 0.5)])]))
+        let rate = 8000.0
+        let loop = 0.0301
+        let (buses, renderer) = render(frames: 24_000, blockSize: { rng in Int(rng.next() % 200) + 1 }) { r in
+            r.startPlayer(0, pattern: pattern, atFrame: 0, loopEnd: loop)
+        }
+        for k in [0, 1, 2, 37, 50, 99] {
+            let start = Int((Double(k) * loop * rate).rounded())
+            #expect(buses.haptic[start] == 0 && buses.haptic[start - (k > 0 ? 1 : 0)] == 0)
+            #expect(buses.haptic[start + 1] != 0, "iteration \(k) at \(start)")
+        }
+        #expect(renderer.phase(of: 0) == .playing)
+        #expect(renderer.nextNotification() == nil)
+    }
+
+    @Test("events at or after loopEnd do not play; loop output is block-size independent")
+    func loopCutsAndBlocks() throws {
+        let pattern = try compile(
+            PatternData(events: [
+                event(.hapticContinuous, 0, duration: 0.02, [(.hapticIntensity, 0.6)]),
+                event(.hapticTransient, 0.05, [(.hapticIntensity, 1)]),
+            ]))
+        func run(_ size: Int) -> Buses {
+            render(frames: 4000, blockSize: { _ in size }) { r in r.startPlayer(0, pattern: pattern, atFrame: 5, loopEnd: 0.04) }.0
+        }
+        let whole = run(4000)
+        #expect(peak(whole.haptic, 0..<4000) < 0.5)  // the transient (peak ≈ 0.8) never plays
+        #expect(peak(whole.haptic, 325..<400) > 0.1)  // second iteration
+        for size in [1, 7, 64] { #expect(run(size).bitsEqual(whole)) }
+    }
+}
