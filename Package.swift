@@ -37,8 +37,11 @@ let package = Package(
         .executableTarget(name: "ThrumCLI", dependencies: ["ThrumCommandLine"], swiftSettings: strict),
 
         .testTarget(name: "ThrumModelTests", dependencies: ["ThrumModel"], swiftSettings: strict),
-        .testTarget(name: "AHAPCodecTests", dependencies: ["AHAPCodec", "ThrumModel"], exclude: ["Fixtures", "Snapshots"], swiftSettings: strict),
-        .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore", "ThrumModel"], swiftSettings: strict),
+        .testTarget(
+            name: "AHAPCodecTests", dependencies: ["AHAPCodec", "ThrumModel"], exclude: ["Fixtures", "Snapshots"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "RenderCoreTests", dependencies: ["RenderCore", "ThrumModel"], exclude: ["Golden"], swiftSettings: strict),
         .testTarget(name: "AudioResourcesTests", dependencies: ["AudioResources"], swiftSettings: strict),
         .testTarget(name: "ALSAOutputTests", dependencies: ["ALSAOutput"], swiftSettings: strict),
         .testTarget(name: "ThrumTests", dependencies: ["Thrum"], swiftSettings: strict),

@@ -1,0 +1,332 @@
+import Foundation
+import ThrumModel
+
+/// The four event kinds the renderer plays, switched on in the render loop (no existentials).
+public enum VoiceKind: UInt8, Sendable, Equatable {
+    /// HapticTransient: a windowed sine burst on the haptic bus.
+    case transient
+    /// HapticContinuous: an enveloped phase-continuous oscillator on the haptic bus.
+    case hapticContinuous
+    /// AudioContinuous: an enveloped band-limited tone on the audio buses.
+    case audioContinuous
+    /// AudioCustom: a `SampleBuffer` played at natural speed on the audio buses.
+    case audioCustom
+}
+
+/// One player-wide dynamic parameter, as a small index (the render thread never compares strings).
+public enum ControlLane: Int, Sendable, CaseIterable {
+    /// × haptic intensity, 0…1, default 1.
+    case hapticIntensity = 0
+    /// + haptic sharpness (continuous events only), −1…1.
+    case hapticSharpness
+    /// + haptic attack time x, −1…1 (read when an event starts).
+    case hapticAttack
+    /// + haptic decay time x, −1…1 (read when an event starts).
+    case hapticDecay
+    /// + haptic release time x, −1…1 (read when an event starts).
+    case hapticRelease
+    /// × audio volume, 0…1, default 1.
+    case audioVolume
+    /// + audio pan, −1…1.
+    case audioPan
+    /// + audio pitch, −1…1 (±12 semitones).
+    case audioPitch
+    /// + audio brightness, −1…1.
+    case audioBrightness
+    /// + audio attack time x, −1…1 (read when an event starts).
+    case audioAttack
+    /// + audio decay time x, −1…1 (read when an event starts).
+    case audioDecay
+    /// + audio release time x, −1…1 (read when an event starts).
+    case audioRelease
+
+    /// Number of lanes per player.
+    public static let count = 12
+
+    /// The lane of a Core Haptics dynamic parameter ID, nil for unknown IDs. Control side (compares strings).
+    public init?(_ id: CHHapticDynamicParameter.ID) {
+        switch id {
+        case .hapticIntensityControl: self = .hapticIntensity
+        case .hapticSharpnessControl: self = .hapticSharpness
+        case .hapticAttackTimeControl: self = .hapticAttack
+        case .hapticDecayTimeControl: self = .hapticDecay
+        case .hapticReleaseTimeControl: self = .hapticRelease
+        case .audioVolumeControl: self = .audioVolume
+        case .audioPanControl: self = .audioPan
+        case .audioPitchControl: self = .audioPitch
+        case .audioBrightnessControl: self = .audioBrightness
+        case .audioAttackTimeControl: self = .audioAttack
+        case .audioDecayTimeControl: self = .audioDecay
+        case .audioReleaseTimeControl: self = .audioRelease
+        default: return nil
+        }
+    }
+
+    /// Whether the control multiplies the event value (intensity, volume) instead of adding to it.
+    public var isMultiplicative: Bool { self == .hapticIntensity || self == .audioVolume }
+    /// The value a lane has when a player starts: 1 for multiplicative lanes, else 0.
+    public var defaultValue: Float { isMultiplicative ? 1 : 0 }
+    /// The smallest value (0 for multiplicative lanes, else −1).
+    public var minValue: Float { isMultiplicative ? 0 : -1 }
+    /// `value` clamped to the lane's range (NaN becomes the default).
+    public func clamp(_ value: Float) -> Float { value.isNaN ? defaultValue : min(max(value, minValue), 1) }
+}
+
+/// Envelope segment lengths in frames (DECISIONS: t(x) = 0.001 × 5120^x s).
+public struct EnvelopeFrames: Sendable, Equatable {
+    /// Attack length in frames (≥ 1).
+    public var attack: Int
+    /// Decay length in frames (≥ 1), used when not sustained.
+    public var decay: Int
+    /// Release length in frames (≥ 1), used when sustained.
+    public var release: Int
+
+    /// The envelope time in seconds for parameter x (clamped to 0…1): 1 ms at 0, ≈ 72 ms at 0.5, 5.12 s at 1.
+    /// Uses `fastExp2`, so the control side and the render thread compute identical lengths.
+    public static func seconds(_ x: Float) -> Double {
+        let c = min(max(x.isNaN ? 0 : x, 0), 1)
+        return 0.001 * Double(fastExp2(c * 12.321_928))  // log2(5120)
+    }
+
+    /// The envelope time for x in frames at `sampleRate` (at least 1).
+    @inline(__always)
+    public static func frames(_ x: Float, sampleRate: Double) -> Int {
+        max(1, Int((seconds(x) * sampleRate).rounded()))
+    }
+}
+
+/// One event compiled for playback: effective (clamped) values, times in seconds and frames.
+public struct CompiledEvent: Sendable, Equatable {
+    /// The kind of voice it starts.
+    public var kind: VoiceKind
+    /// Its index in `PatternData.events`.
+    public var index: Int
+    /// Start time in seconds from the pattern start.
+    public var time: Double
+    /// Start frame from the pattern start at playback rate 1: round(time × sampleRate).
+    public var frame: Int
+    /// Played duration in seconds (HapticContinuous capped at 30 s; 0 = none given).
+    public var duration: Double
+    /// `duration` in frames at playback rate 1.
+    public var durationFrames: Int
+    /// HapticIntensity 0…1 (haptic events).
+    public var intensity: Float
+    /// HapticSharpness 0…1 (haptic events).
+    public var sharpness: Float
+    /// AttackTime x, 0…1.
+    public var attack: Float
+    /// DecayTime x, 0…1.
+    public var decay: Float
+    /// ReleaseTime x, 0…1.
+    public var release: Float
+    /// Attack-hold-release (true) or attack-decay (false).
+    public var sustained: Bool
+    /// AudioVolume 0…1.
+    public var volume: Float
+    /// AudioPan −1…1.
+    public var pan: Float
+    /// AudioPitch −1…1.
+    public var pitch: Float
+    /// AudioBrightness 0…1.
+    public var brightness: Float
+    /// Envelope lengths at the default (zero) controls.
+    public var envelope: EnvelopeFrames
+    /// Index into `CompiledPattern.buffers` for AudioCustom, else −1.
+    public var buffer: Int
+    /// `EventWaveformUseVolumeEnvelope` (short fades in/out), default true.
+    public var useVolumeEnvelope: Bool
+    /// `EventWaveformLoopEnabled`, default false.
+    public var loopEnabled: Bool
+    /// Frames the event sounds for from its onset, release tail included, at default controls and rate 1.
+    public var lengthFrames: Int
+}
+
+/// A dynamic parameter change: a step (hold `value`) or one linear piece of a curve (`value` → `endValue`).
+public struct ControlChange: Sendable, Equatable {
+    /// Time in seconds from the pattern start at which the change takes effect.
+    public var time: Double
+    /// `time` in frames at playback rate 1.
+    public var frame: Int
+    /// The lane it changes.
+    public var lane: ControlLane
+    /// The value at `time` (clamped to the lane's range).
+    public var value: Float
+    /// For a ramp: the time (s) at which `endValue` is reached; equal to `time` for a step.
+    public var endTime: Double
+    /// For a ramp: the value reached at `endTime`; equal to `value` for a step.
+    public var endValue: Float
+    /// Whether this is a linear ramp (a curve piece) rather than a step.
+    public var isRamp: Bool { endTime > time }
+}
+
+/// Why a pattern cannot be compiled.
+public enum CompileError: Error, Equatable, CustomStringConvertible {
+    /// The caller's lookup returned no buffer for the AudioCustom event at this index.
+    case missingAudio(eventIndex: Int)
+    /// The buffer for this event is not at the compile sample rate.
+    case audioSampleRateMismatch(eventIndex: Int, bufferRate: Double, engineRate: Double)
+    /// The event type at this index is unknown.
+    case unknownEventType(eventIndex: Int, type: String)
+    /// The sample rate is not a positive finite number.
+    case invalidSampleRate(Double)
+
+    /// A one-line message.
+    public var description: String {
+        switch self {
+        case .missingAudio(let i): "event \(i): no audio buffer for the AudioCustom event"
+        case .audioSampleRateMismatch(let i, let b, let e): "event \(i): audio buffer is at \(b) Hz, engine at \(e) Hz"
+        case .unknownEventType(let i, let t): "event \(i): unknown event type \(t)"
+        case .invalidSampleRate(let r): "invalid sample rate \(r)"
+        }
+    }
+}
+
+/// A `PatternData` compiled once, on the control side, for one sample rate and actuator profile.
+///
+/// Immutable. A `Renderer` plays it on any number of player slots. The caller keeps a reference
+/// while a player uses it, so the last release never happens on the render thread.
+/// - Important: Thread safety: any thread (immutable). Real-time safe: reading yes; `init` no.
+public final class CompiledPattern: Sendable {
+    /// The sample rate (Hz) all frame values refer to.
+    public let sampleRate: Double
+    /// The actuator profile that sets frequencies, law and transient length.
+    public let profile: ActuatorProfile
+    /// Events sorted by start time (stable: equal times keep their pattern order).
+    public let events: [CompiledEvent]
+    /// Parameter steps and curve pieces, sorted by time (stable: steps, then curves, in pattern order).
+    public let controls: [ControlChange]
+    /// Audio buffers referenced by AudioCustom events (`CompiledEvent.buffer`).
+    public let buffers: [SampleBuffer]
+    /// `PatternData.duration` in seconds (no release tails).
+    public let duration: Double
+    /// `duration` in frames (round(duration × sampleRate)).
+    public let durationFrames: Int
+    /// The frame (from the pattern start, rate 1) where the last sound ends: release tails and files included.
+    public let tailFrames: Int
+    /// Length of a transient burst in frames.
+    public let transientFrames: Int
+
+    /// Compiles `pattern`.
+    /// - Parameters:
+    ///   - pattern: the pattern; values are clamped here.
+    ///   - sampleRate: the engine rate in Hz.
+    ///   - profile: the actuator profile.
+    ///   - audio: the decoded buffer for each AudioCustom event, given the event and its index.
+    /// - Throws: `CompileError`, e.g. `.missingAudio` when `audio` returns nil.
+    /// - Important: Thread safety: any thread. Real-time safe: no.
+    public init(
+        compiling pattern: PatternData, sampleRate: Double, profile: ActuatorProfile = .default,
+        audio: (EventData, Int) -> SampleBuffer? = { _, _ in nil }
+    ) throws(CompileError) {
+        guard sampleRate > 0, sampleRate.isFinite else { throw .invalidSampleRate(sampleRate) }
+        self.sampleRate = sampleRate
+        self.profile = profile
+        let transientFrames = max(2, Int((profile.transientDuration * sampleRate).rounded()))
+        self.transientFrames = transientFrames
+        func frames(_ t: Double) -> Int { Int((max(t, 0) * sampleRate).rounded()) }
+
+        var buffers: [SampleBuffer] = []
+        var compiled: [CompiledEvent] = []
+        var tail = 0
+        for (index, event) in pattern.events.enumerated() {
+            let kind: VoiceKind
+            switch event.type {
+            case .hapticTransient: kind = .transient
+            case .hapticContinuous: kind = .hapticContinuous
+            case .audioContinuous: kind = .audioContinuous
+            case .audioCustom: kind = .audioCustom
+            default: throw .unknownEventType(eventIndex: index, type: event.type.rawValue)
+            }
+            let time = max(event.time, 0)
+            let duration = event.playedDuration
+            let envelope = EnvelopeFrames(
+                attack: EnvelopeFrames.frames(event.value(of: .attackTime), sampleRate: sampleRate),
+                decay: EnvelopeFrames.frames(event.value(of: .decayTime), sampleRate: sampleRate),
+                release: EnvelopeFrames.frames(event.value(of: .releaseTime), sampleRate: sampleRate))
+            let durationFrames = frames(duration)
+            var bufferIndex = -1
+            var length = 0
+            let loop = event.loopEnabled ?? false
+            switch kind {
+            case .transient:
+                length = transientFrames
+            case .hapticContinuous, .audioContinuous:
+                if event.isSustained {
+                    length = durationFrames + envelope.release
+                } else {
+                    let natural = envelope.attack + envelope.decay
+                    length = durationFrames > 0 ? min(natural, durationFrames) : natural
+                }
+            case .audioCustom:
+                guard let buffer = audio(event, index) else { throw .missingAudio(eventIndex: index) }
+                guard buffer.sampleRate == sampleRate else {
+                    throw .audioSampleRateMismatch(eventIndex: index, bufferRate: buffer.sampleRate, engineRate: sampleRate)
+                }
+                bufferIndex = buffers.count
+                buffers.append(buffer)
+                length = Self.customPlayFrames(
+                    fileFrames: buffer.frameCount, durationFrames: durationFrames, loop: loop)
+            }
+            tail = max(tail, frames(time) + length)
+            compiled.append(
+                CompiledEvent(
+                    kind: kind, index: index, time: time, frame: frames(time), duration: duration,
+                    durationFrames: durationFrames, intensity: event.value(of: .hapticIntensity),
+                    sharpness: event.value(of: .hapticSharpness), attack: event.value(of: .attackTime),
+                    decay: event.value(of: .decayTime), release: event.value(of: .releaseTime),
+                    sustained: event.isSustained, volume: event.value(of: .audioVolume),
+                    pan: event.value(of: .audioPan), pitch: event.value(of: .audioPitch),
+                    brightness: event.value(of: .audioBrightness), envelope: envelope, buffer: bufferIndex,
+                    useVolumeEnvelope: event.useVolumeEnvelope ?? true, loopEnabled: loop, lengthFrames: length))
+        }
+        events = compiled.enumerated().sorted { a, b in
+            a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
+        }.map(\.element)
+
+        // Controls: steps first, then curve pieces, each in pattern order; then a stable sort by time.
+        var changes: [ControlChange] = []
+        for step in pattern.parameters {
+            guard let lane = ControlLane(step.id) else { continue }
+            let t = max(step.time, 0)
+            let v = lane.clamp(step.value)
+            changes.append(ControlChange(time: t, frame: frames(t), lane: lane, value: v, endTime: t, endValue: v))
+        }
+        for curve in pattern.curves {
+            guard let lane = ControlLane(curve.id), !curve.points.isEmpty else { continue }
+            let points = curve.points.enumerated().sorted { a, b in
+                a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
+            }.map(\.element)
+            let start = max(curve.time, 0)
+            // Hold the first value from the curve's own time until its first point.
+            let first = lane.clamp(points[0].value)
+            changes.append(
+                ControlChange(time: start, frame: frames(start), lane: lane, value: first, endTime: start, endValue: first))
+            for k in 0..<points.count {
+                let t0 = start + max(points[k].time, 0)
+                let v0 = lane.clamp(points[k].value)
+                if k + 1 < points.count {
+                    let t1 = start + max(points[k + 1].time, 0)
+                    let v1 = lane.clamp(points[k + 1].value)
+                    changes.append(ControlChange(time: t0, frame: frames(t0), lane: lane, value: v0, endTime: t1, endValue: v1))
+                } else {
+                    // After the last point: hold the last value.
+                    changes.append(ControlChange(time: t0, frame: frames(t0), lane: lane, value: v0, endTime: t0, endValue: v0))
+                }
+            }
+        }
+        controls = changes.enumerated().sorted { a, b in
+            a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
+        }.map(\.element)
+        self.buffers = buffers
+        duration = pattern.duration
+        durationFrames = frames(pattern.duration)
+        tailFrames = max(tail, durationFrames)
+    }
+
+    /// Frames an AudioCustom voice plays: EventDuration when looping (the file when 0), else the file
+    /// truncated to EventDuration when that is shorter (0 = whole file).
+    static func customPlayFrames(fileFrames: Int, durationFrames: Int, loop: Bool) -> Int {
+        if loop { return durationFrames > 0 ? durationFrames : fileFrames }
+        return durationFrames > 0 ? min(durationFrames, fileFrames) : fileFrames
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import ThrumModel
+
+@testable import RenderCore
+
+/// A tiny seeded generator (SplitMix64), so random tests are reproducible.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    mutating func range(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * unit() }
+}
+
+/// Rendered buses.
+struct Buses: Equatable {
+    var left: [Float]
+    var right: [Float]
+    var haptic: [Float]
+
+    /// Interleaved L, R, H frames (the golden-file layout).
+    var interleaved: [Float] {
+        var out: [Float] = []
+        out.reserveCapacity(left.count * 3)
+        for i in 0..<left.count { out += [left[i], right[i], haptic[i]] }
+        return out
+    }
+
+    func bitsEqual(_ other: Buses) -> Bool {
+        left.map(\.bitPattern) == other.left.map(\.bitPattern)
+            && right.map(\.bitPattern) == other.right.map(\.bitPattern)
+            && haptic.map(\.bitPattern) == other.haptic.map(\.bitPattern)
+    }
+}
+
+func event(
+    _ type: CHHapticEvent.EventType, _ time: Double, duration: Double? = nil,
+    _ parameters: [(CHHapticEvent.ParameterID, Float)] = []
+) -> EventData {
+    EventData(
+        type: type, time: time, duration: duration,
+        parameters: parameters.map { EventParameterData(id: $0.0, value: $0.1) })
+}
+
+func compile(
+    _ pattern: PatternData, rate: Double = 8000, profile: ActuatorProfile = .default,
+    buffers: [Int: SampleBuffer] = [:]
+) throws -> CompiledPattern {
+    try CompiledPattern(compiling: pattern, sampleRate: rate, profile: profile) { _, index in buffers[index] }
+}
+
+/// Renders `frames` frames, splitting into blocks given by `blockSize` (called once per block).
+/// `setup` runs once before the first block (start players, queue parameters and stops).
+func render(
+    rate: Double = 8000, frames: Int, maxVoices: Int = 64, blockSize: (inout SplitMix64) -> Int = { _ in 512 },
+    seed: UInt64 = 1, setup: (Renderer) -> Void
+) -> (Buses, Renderer) {
+    let renderer = Renderer(
+        configuration: RendererConfiguration(sampleRate: rate, maxVoices: maxVoices, maxBlockFrames: max(frames, 1)))
+    setup(renderer)
+    var buses = Buses(
+        left: [Float](repeating: 0, count: frames), right: [Float](repeating: 0, count: frames),
+        haptic: [Float](repeating: 0, count: frames))
+    var rng = SplitMix64(seed: seed)
+    var done = 0
+    buses.left.withUnsafeMutableBufferPointer { l in
+        buses.right.withUnsafeMutableBufferPointer { r in
+            buses.haptic.withUnsafeMutableBufferPointer { h in
+                while done < frames {
+                    let n = min(max(blockSize(&rng), 1), frames - done)
+                    renderer.render(
+                        frameCount: n, into: l.baseAddress! + done, r.baseAddress! + done, h.baseAddress! + done)
+                    done += n
+                }
+            }
+        }
+    }
+    return (buses, renderer)
+}
+
+/// Renders one pattern from frame 0.
+func render(_ pattern: CompiledPattern, frames: Int, blockSize: Int = 512) -> Buses {
+    render(rate: pattern.sampleRate, frames: frames, blockSize: { _ in blockSize }) { r in
+        r.startPlayer(0, pattern: pattern, atFrame: 0)
+    }.0
+}
+
+func firstNonZero(_ x: [Float]) -> Int? { x.firstIndex { $0 != 0 } }
+
+/// Frequency by counting upward zero crossings over a range.
+func zeroCrossingFrequency(_ x: [Float], rate: Double, from: Int, to: Int) -> Double {
+    var crossings: [Int] = []
+    for i in max(from, 1)..<to where x[i - 1] < 0 && x[i] >= 0 { crossings.append(i) }
+    guard crossings.count >= 2, let first = crossings.first, let last = crossings.last else { return 0 }
+    return Double(crossings.count - 1) * rate / Double(last - first)
+}
+
+/// Amplitude of the component at `frequency` (Goertzel / single-bin DFT), over a range.
+func toneAmplitude(_ x: [Float], rate: Double, frequency: Double, from: Int, to: Int) -> Double {
+    var re = 0.0
+    var im = 0.0
+    for i in from..<to {
+        let w = 2 * Double.pi * frequency * Double(i) / rate
+        re += Double(x[i]) * cos(w)
+        im += Double(x[i]) * sin(w)
+    }
+    return 2 * (re * re + im * im).squareRoot() / Double(to - from)
+}
+
+func peak(_ x: [Float], _ range: Range<Int>) -> Float { x[range].map { abs($0) }.max() ?? 0 }
+
+/// The repository root (for `Resources/`).
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
