@@ -128,6 +128,8 @@ struct PendingParameter {
     var value: Float
     var frame: Int
     var sequence: Int
+    /// Change per frame after `frame` (0 for a step; a ramp of an external curve otherwise).
+    var slope: Float = 0
 }
 
 /// The real-time renderer: players, a fixed voice pool and three buses (audio L, audio R, haptic).
@@ -259,14 +261,29 @@ public final class Renderer {
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
     @discardableResult
     public func setParameter(_ slot: Int, _ lane: ControlLane, value: Float, atFrame: UInt64) -> Bool {
+        setParameterRamp(slot, lane, from: value, atFrame: atFrame, to: value, endFrame: atFrame)
+    }
+
+    /// A linear ramp of a control from outside the pattern (one segment of a scheduled curve): the lane
+    /// takes `startValue` at `atFrame` and moves linearly to `endValue` at `endFrame`; the next change
+    /// (typically the curve's next segment or its final step) replaces it. Values are clamped.
+    /// - Returns: false (and counts a dropped parameter) when the pending list is full.
+    /// - Important: Thread safety: render thread only. Real-time safe: yes.
+    @discardableResult
+    public func setParameterRamp(
+        _ slot: Int, _ lane: ControlLane, from startValue: Float, atFrame: UInt64, to endValue: Float, endFrame: UInt64
+    ) -> Bool {
         guard slot >= 0, slot < configuration.maxPlayers else { return false }
         guard pendingCount < configuration.maxPendingParameters else {
             statistics.droppedParameterCount.add(1, ordering: .relaxed)
             return false
         }
+        let start = max(Int(clamping: atFrame), Int(currentFrame))
+        let end = Int(clamping: endFrame)
+        let first = lane.clamp(startValue)
+        let slope = end > start ? (lane.clamp(endValue) - first) / Float(end - start) : 0
         pending[pendingCount] = PendingParameter(
-            slot: slot, lane: lane, value: lane.clamp(value), frame: max(Int(clamping: atFrame), Int(currentFrame)),
-            sequence: pendingSequence)
+            slot: slot, lane: lane, value: first, frame: start, sequence: pendingSequence, slope: slope)
         pendingSequence &+= 1
         pendingCount += 1
         return true
@@ -456,7 +473,7 @@ public final class Renderer {
             if best < 0 { return }
             let p = pending[best]
             if players[p.slot].phase == .playing || players[p.slot].phase == .stopping {
-                lanes[p.slot * ControlLane.count + p.lane.rawValue] = Lane(value: p.value, slope: 0, anchor: p.frame)
+                lanes[p.slot * ControlLane.count + p.lane.rawValue] = Lane(value: p.value, slope: p.slope, anchor: p.frame)
             }
             pendingCount -= 1
             pending[best] = pending[pendingCount]

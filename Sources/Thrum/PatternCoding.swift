@@ -25,7 +25,9 @@ extension CHHapticPattern {
         guard FileManager.default.fileExists(atPath: ahapURL.path) else {
             throw CHHapticError(.fileNotFound, "\(ahapURL.path): no such file")
         }
-        self.init(data: try Self.accept(AHAPDecoder.decode(contentsOfFile: ahapURL.path)))
+        self.init(
+            data: try Self.accept(AHAPDecoder.decode(contentsOfFile: ahapURL.path)),
+            sourceFolder: ahapURL.deletingLastPathComponent().path)
     }
 
     /// The pattern as an AHAP dictionary.

@@ -172,9 +172,13 @@ public final class CHHapticPattern: @unchecked Sendable {
         self.init(data: PatternData(events: events.map(\.data), curves: parameterCurves.map(\.data)))
     }
 
-    /// Creates a pattern from plain values (a Thrum addition).
-    public init(data: PatternData) {
+    /// The folder of the AHAP file this pattern was read from: `EventWaveformPath`s resolve against it first.
+    public let sourceFolder: String?
+
+    /// Creates a pattern from plain values (a Thrum addition); `sourceFolder` is where its audio paths resolve.
+    public init(data: PatternData, sourceFolder: String? = nil) {
         self.data = data
+        self.sourceFolder = sourceFolder
     }
 
     /// Length in seconds: the end of the last event, parameter or curve point (release tails excluded).
