@@ -55,6 +55,13 @@ public enum ALSADevices {
         return true
     }
 
+    /// Turns alsa-lib's own diagnostics on stderr (lines starting "ALSA lib …") off or back on.
+    /// They repeat what ``ALSAError`` reports; the CLI turns them off unless asked to be verbose.
+    /// Process-wide; the corresponding ALSA function is `snd_lib_error_set_handler`.
+    public static func setLibraryDiagnostics(enabled: Bool) {
+        thrum_alsa_set_quiet(enabled ? 0 : 1)
+    }
+
     private static func hintValue(_ hint: UnsafeMutableRawPointer, _ id: String) -> String? {
         guard let value = snd_device_name_get_hint(hint, id) else { return nil }
         defer { free(value) }

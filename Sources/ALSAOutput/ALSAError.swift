@@ -78,9 +78,10 @@ public struct ALSAError: Error, CustomStringConvertible, Sendable, Hashable {
         ALSAError(code: code, operation: operation, device: device)
     }
 
-    /// True when the device does not exist or went away (`ENOENT`, `ENODEV`, `ENXIO`): pick another device.
+    /// True when the device does not exist or went away (`ENOENT`, `ENODEV`, `ENXIO`; and `EINVAL` from
+    /// opening, which is how alsa-lib reports an unknown card such as `hw:99,0`): pick another device.
     public var isDeviceMissing: Bool {
-        code == ENOENT || code == ENODEV || code == ENXIO
+        code == ENOENT || code == ENODEV || code == ENXIO || (operation == .open && code == EINVAL)
     }
 
     /// True when the device exists but another program holds it (`EBUSY`).
@@ -100,6 +101,9 @@ public struct ALSAError: Error, CustomStringConvertible, Sendable, Hashable {
         case .open where isDeviceBusy:
             return "ALSA device '\(device)' is busy: \(message) "
                 + "(close the program using it, or pick another with --device; see `thrum devices`)"
+        case .open where code == EINVAL:
+            return "cannot open ALSA device '\(device)': \(message), no such card or device "
+                + "(try --device, see `thrum devices`, or use `thrum render`)"
         case .open:
             return "cannot open ALSA device '\(device)': \(message) "
                 + "(try --device, see `thrum devices`, or use `thrum render`)"

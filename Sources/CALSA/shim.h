@@ -83,3 +83,14 @@ static inline int thrum_thread_sched_policy(void) {
     if (pthread_getschedparam(pthread_self(), &policy, &param) != 0) return -1;
     return policy;
 }
+
+/// An alsa-lib error handler that prints nothing.
+static void thrum_alsa_silent_error_handler(const char *file, int line, const char *function, int err,
+                                            const char *fmt, ...) {
+    (void)file; (void)line; (void)function; (void)err; (void)fmt;
+}
+
+/// Turns alsa-lib's own stderr messages ("ALSA lib conf.c:…") off (quiet != 0) or back on.
+static inline void thrum_alsa_set_quiet(int quiet) {
+    snd_lib_error_set_handler(quiet ? thrum_alsa_silent_error_handler : NULL);
+}
