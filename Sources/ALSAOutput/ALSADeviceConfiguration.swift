@@ -1,0 +1,104 @@
+/// The sample format used on the wire to ALSA. Rendering always happens in 32-bit float.
+public enum ALSASampleFormat: String, Sendable, Hashable, CustomStringConvertible {
+    /// 32-bit IEEE float, native endian (`SND_PCM_FORMAT_FLOAT`), range -1…1.
+    case float32
+    /// 16-bit signed integer, native endian (`SND_PCM_FORMAT_S16`). Converted from float as
+    /// `round(x × 32768)` clamped to -32768…32767; NaN becomes 0.
+    case s16
+
+    /// Bytes per sample (one channel value).
+    public var bytesPerSample: Int {
+        switch self {
+        case .float32: 4
+        case .s16: 2
+        }
+    }
+
+    /// `float32` or `s16`.
+    public var description: String { rawValue }
+}
+
+/// Where the PCM comes from: a named ALSA device, or a PCM defined by in-memory configuration text.
+public enum ALSADeviceSource: Sendable, Hashable {
+    /// A device name as `aplay -D` takes it: `default`, `hw:0,0`, `plughw:1`, `pulse`, `null`, …
+    case named(String)
+    /// ALSA configuration text (the `asoundrc` syntax) loaded with `snd_config_load` into a fresh,
+    /// private configuration tree, and the name of a PCM it defines (opened with `snd_pcm_open_lconf`).
+    /// The system configuration (`/usr/share/alsa/alsa.conf`) is *not* included, so the text must be
+    /// self-contained, e.g. `pcm.t { type file slave.pcm { type null } file "/tmp/o.raw" format raw }`.
+    case configuration(text: String, pcmName: String)
+}
+
+/// Everything needed to open and configure an ALSA playback PCM.
+///
+/// Units: rates in Hz, sizes in frames (one frame = one sample per channel).
+/// - Important: Thread safety: a value type; any thread.
+public struct ALSADeviceConfiguration: Sendable, Hashable {
+    /// The device to open.
+    public var source: ALSADeviceSource
+    /// Requested sample rate in Hz. The device may pick the nearest rate it supports
+    /// (see ``requireExactRate``); ``ALSAPlayback/sampleRate`` reports the actual one.
+    public var sampleRate: Int
+    /// Interleaved channel count.
+    public var channels: Int
+    /// Requested period size in frames: the playback thread renders and writes this many frames at a time.
+    public var periodFrames: Int
+    /// Requested number of periods in the device buffer (buffer = period × periods frames).
+    public var periodCount: Int
+    /// Sample format to try first; the other one is tried if the device refuses it.
+    public var preferredFormat: ALSASampleFormat
+    /// When true, opening fails unless the device accepts ``sampleRate`` exactly.
+    public var requireExactRate: Bool
+    /// SCHED_FIFO priority for the playback thread (1…99), or nil to keep normal scheduling.
+    /// If the system refuses, playback still runs and ``ALSAPlayback/realtimeWarning`` says why.
+    public var realtimePriority: Int32?
+    /// When true, `start` calls `mlockall(MCL_CURRENT)` (best effort) so already-mapped pages never fault.
+    /// `MCL_FUTURE` is deliberately not used: under `RLIMIT_MEMLOCK` it makes later allocations fail.
+    public var lockMemory: Bool
+
+    /// Creates a configuration.
+    /// - Parameters:
+    ///   - source: the device to open.
+    ///   - sampleRate: Hz, default 48000.
+    ///   - channels: default 2.
+    ///   - periodFrames: frames per period, default 256.
+    ///   - periodCount: periods per buffer, default 4.
+    ///   - preferredFormat: default `.float32`.
+    ///   - requireExactRate: default false.
+    ///   - realtimePriority: default 70; nil for normal scheduling.
+    ///   - lockMemory: default true.
+    public init(
+        source: ALSADeviceSource,
+        sampleRate: Int = 48_000,
+        channels: Int = 2,
+        periodFrames: Int = 256,
+        periodCount: Int = 4,
+        preferredFormat: ALSASampleFormat = .float32,
+        requireExactRate: Bool = false,
+        realtimePriority: Int32? = 70,
+        lockMemory: Bool = true
+    ) {
+        self.source = source
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.periodFrames = periodFrames
+        self.periodCount = periodCount
+        self.preferredFormat = preferredFormat
+        self.requireExactRate = requireExactRate
+        self.realtimePriority = realtimePriority
+        self.lockMemory = lockMemory
+    }
+
+    /// A configuration for a named device (`default`, `hw:0,0`, `pulse`, …) with the defaults above.
+    public init(device: String) {
+        self.init(source: .named(device))
+    }
+
+    /// The name used in messages: the device name, or the PCM name of an in-memory configuration.
+    public var deviceName: String {
+        switch source {
+        case .named(let name): name
+        case .configuration(_, let pcmName): pcmName
+        }
+    }
+}

@@ -1,0 +1,265 @@
+import CALSA
+import Glibc
+import Synchronization
+
+/// Where an ``ALSAPlayback`` is in its life.
+public enum ALSAPlaybackState: UInt8, Sendable, Hashable {
+    /// Opened and configured; never started.
+    case ready
+    /// The playback thread is running.
+    case running
+    /// Stopped with ``ALSAPlayback/stop(drain:)``; may be started again.
+    case stopped
+    /// The device failed while playing; ``ALSAPlayback/lastError`` says why. Call `stop` (the thread has
+    /// already exited) and then `start` again, or `close`.
+    case failed
+    /// Closed; cannot be used again.
+    case closed
+}
+
+/// Plays audio from an ``ALSARenderSource`` on an ALSA PCM, from a dedicated real-time pthread.
+///
+/// `init` opens and configures the device (interleaved access, float32 or s16, rate, channels,
+/// period size, buffer = period × periods; start threshold = buffer, avail_min = period).
+/// `start` spawns the playback thread, which waits with `poll()` on an eventfd and the PCM's descriptors and,
+/// whenever at least one period of space is free, renders exactly one period into a buffer allocated in
+/// `start`, converts it to s16 if needed and writes it with `snd_pcm_writei`. Underruns (`-EPIPE`) are
+/// recovered with `snd_pcm_prepare` and counted in ``xrunCount``; suspends (`-ESTRPIPE`) are resumed.
+/// Other errors, `POLLHUP` and `-ENODEV` end the thread: the state becomes ``ALSAPlaybackState/failed``
+/// and the `onFailure` closure given to `start` runs once on a separate, normal-priority thread.
+///
+/// The playback thread never allocates, locks, logs or does I/O other than the PCM calls and the eventfd.
+///
+/// - Important: Thread safety: all methods and properties may be called from any thread (control calls
+///   are serialized by a mutex; counters are atomics). Real-time safe: no; call from the control side only.
+public final class ALSAPlayback: Sendable {
+    /// The actual sample rate in Hz (may differ from the requested one unless `requireExactRate`).
+    public let sampleRate: Int
+    /// Interleaved channel count.
+    public let channels: Int
+    /// The actual period size in frames: the playback thread renders exactly this many frames per call.
+    public let periodFrames: Int
+    /// The actual device buffer size in frames.
+    public let bufferFrames: Int
+    /// The sample format negotiated with the device.
+    public let format: ALSASampleFormat
+    /// The device name used in messages.
+    public let deviceName: String
+
+    private let shared = PlaybackShared()
+    private let control: Mutex<ControlState>
+
+    /// Opens and configures the device.
+    /// - Parameter configuration: device, rate, channels, period and format preferences.
+    /// - Throws: ``ALSAError`` if the device cannot be opened or does not accept the setup.
+    ///   The corresponding ALSA functions are `snd_pcm_open`/`snd_pcm_open_lconf`, `snd_pcm_hw_params`
+    ///   and `snd_pcm_sw_params`.
+    public init(configuration: ALSADeviceConfiguration) throws(ALSAError) {
+        let device = try PCMDevice(configuration: configuration)
+        let setup = device.setup
+        sampleRate = setup.sampleRate
+        channels = setup.channels
+        periodFrames = setup.periodFrames
+        bufferFrames = setup.bufferFrames
+        format = setup.format
+        deviceName = device.name
+        control = Mutex(
+            ControlState(
+                device: device, realtimePriority: configuration.realtimePriority,
+                lockMemory: configuration.lockMemory))
+    }
+
+    deinit {
+        close()
+    }
+
+    // MARK: Read-only status (any thread, lock-free)
+
+    /// The current state.
+    public var state: ALSAPlaybackState {
+        ALSAPlaybackState(rawValue: shared.state.load(ordering: .acquiring)) ?? .failed
+    }
+
+    /// Frames handed to ALSA with `snd_pcm_writei` since `init`, across all starts.
+    public var framesWritten: UInt64 { shared.framesWritten.load(ordering: .relaxed) }
+
+    /// Underruns (xruns) recovered since `init`, across all starts.
+    public var xrunCount: UInt64 { shared.xrunCount.load(ordering: .relaxed) }
+
+    /// The error that ended playback, if the state is or was ``ALSAPlaybackState/failed``.
+    public var lastError: ALSAError? {
+        control.withLock { $0.lastError } ?? shared.failure(device: deviceName)
+    }
+
+    /// Why the playback thread is not real-time (SCHED_FIFO refused, `mlockall` failed), or nil.
+    /// Set by `start`; this is a warning, playback works without it.
+    public var realtimeWarning: String? {
+        control.withLock { $0.realtimeWarning }
+    }
+
+    /// True while the playback thread runs with SCHED_FIFO (as observed by the thread itself).
+    public var isRealtime: Bool { shared.threadPolicy.load(ordering: .relaxed) == SCHED_FIFO }
+
+    /// Makes the playback thread sleep once for `milliseconds` before its next wait, to provoke an
+    /// underrun in fault tests. Debug aid; harmless if never called.
+    public func injectStall(milliseconds: Int) {
+        shared.stallMilliseconds.store(max(0, milliseconds), ordering: .relaxed)
+        control.withLock { state in
+            if let worker = state.worker { _ = thrum_eventfd_signal(worker.wakeFD) }
+        }
+    }
+
+    // MARK: Control
+
+    /// Starts the playback thread, which takes ownership of `source` until `stop`.
+    ///
+    /// - Parameters:
+    ///   - source: renders one period at a time on the playback thread (see ``ALSARenderSource``).
+    ///   - onFailure: called once if the device fails while playing, on a separate normal-priority thread
+    ///     spawned for it after the playback thread has left its loop. It may call ``stop(drain:)``,
+    ///     ``close()`` or `start` again.
+    /// - Throws: ``ALSAError`` if already running or closed (`EBUSY`/`EBADF`), if the PCM cannot be
+    ///   prepared, or if the thread cannot be created.
+    public func start(
+        source: sending some ALSARenderSource,
+        onFailure: (@Sendable (ALSAError) -> Void)? = nil
+    ) throws(ALSAError) {
+        let box = SourceBox(source)
+        try control.withLock { (state: inout ControlState) throws(ALSAError) -> Void in
+            try startLocked(&state, source: box.take(), onFailure: onFailure)
+        }
+    }
+
+    private func startLocked(
+        _ state: inout ControlState, source: any ALSARenderSource,
+        onFailure: (@Sendable (ALSAError) -> Void)?
+    ) throws(ALSAError) {
+        guard let device = state.device else {
+            throw ALSAError(code: -EBADF, operation: .startThread, device: deviceName, detail: "closed")
+        }
+        guard state.thread == nil else {
+            throw ALSAError(code: -EBUSY, operation: .startThread, device: deviceName, detail: "already running")
+        }
+        if snd_pcm_state(device.handle) != SND_PCM_STATE_PREPARED {
+            let err = snd_pcm_prepare(device.handle)
+            if err < 0 { throw ALSAError(code: err, operation: .prepare, device: deviceName) }
+        }
+        shared.resetForStart()
+        state.lastError = nil
+
+        let worker = try PlaybackWorker(
+            device: device, source: source, shared: shared, onFailure: onFailure)
+
+        var warnings: [String] = []
+        if state.lockMemory && mlockall(MCL_CURRENT) != 0 {
+            warnings.append("mlockall failed: \(String(cString: strerror(errno)))")
+        }
+
+        var attr = pthread_attr_t()
+        pthread_attr_init(&attr)
+        defer { pthread_attr_destroy(&attr) }
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(worker).toOpaque()
+        var created: Int32 = -1
+        if let priority = state.realtimePriority {
+            let attrErr = thrum_attr_set_fifo(&attr, priority)
+            if attrErr == 0 {
+                created = pthread_create(&thread, &attr, playbackThreadEntry, context)
+                if created != 0 {
+                    warnings.append(
+                        "SCHED_FIFO priority \(priority) refused: \(String(cString: strerror(created))) "
+                            + "(grant CAP_SYS_NICE or an rtprio limit for real-time playback)")
+                }
+            } else {
+                warnings.append("cannot request SCHED_FIFO: \(String(cString: strerror(attrErr)))")
+            }
+        }
+        if created != 0 {
+            created = pthread_create(&thread, nil, playbackThreadEntry, context)
+        }
+        guard created == 0 else {
+            Unmanaged<PlaybackWorker>.fromOpaque(context).release()
+            throw ALSAError(code: created, operation: .startThread, device: deviceName)
+        }
+        state.thread = thread
+        state.worker = worker
+        state.realtimeWarning = warnings.isEmpty ? nil : warnings.joined(separator: "; ")
+        shared.state.store(ALSAPlaybackState.running.rawValue, ordering: .releasing)
+    }
+
+    /// Stops the playback thread and waits for it to exit; the device stays open and can be started again.
+    ///
+    /// - Parameter drain: when true, waits (blocking) until ALSA has played what was already written
+    ///   (`snd_pcm_drain`); when false, drops it at once (`snd_pcm_drop`). Either way the PCM is
+    ///   prepared again for the next `start`.
+    /// Does nothing if not running. After a failure it joins the exited thread and keeps the
+    /// ``ALSAPlaybackState/failed`` state and ``lastError``.
+    public func stop(drain: Bool = false) {
+        control.withLock { state in stopLocked(&state, drain: drain) }
+    }
+
+    private func stopLocked(_ state: inout ControlState, drain: Bool) {
+        guard let thread = state.thread, let worker = state.worker else { return }
+        shared.stopRequested.store(true, ordering: .releasing)
+        _ = thrum_eventfd_signal(worker.wakeFD)
+        pthread_join(thread, nil)
+        state.thread = nil
+        state.worker = nil
+        let failed = shared.state.load(ordering: .acquiring) == ALSAPlaybackState.failed.rawValue
+        if failed {
+            state.lastError = shared.failure(device: deviceName)
+        }
+        if let device = state.device {
+            if drain && !failed {
+                // Drain needs blocking mode: in non-blocking mode it returns -EAGAIN at once.
+                snd_pcm_nonblock(device.handle, 0)
+                _ = snd_pcm_drain(device.handle)
+                snd_pcm_nonblock(device.handle, 1)
+            } else {
+                _ = snd_pcm_drop(device.handle)
+            }
+            _ = snd_pcm_prepare(device.handle)
+        }
+        if !failed {
+            shared.state.store(ALSAPlaybackState.stopped.rawValue, ordering: .releasing)
+        }
+    }
+
+    /// Stops (without draining) and closes the device. Safe to call more than once; `deinit` calls it.
+    /// The corresponding ALSA function is `snd_pcm_close`.
+    public func close() {
+        control.withLock { state in
+            stopLocked(&state, drain: false)
+            state.device?.close()
+            state.device = nil
+        }
+        shared.state.store(ALSAPlaybackState.closed.rawValue, ordering: .releasing)
+    }
+}
+
+/// Control-side state, only touched under `ALSAPlayback.control`.
+private struct ControlState {
+    var device: PCMDevice?
+    var thread: pthread_t?
+    var worker: PlaybackWorker?
+    var realtimePriority: Int32?
+    var lockMemory: Bool
+    var realtimeWarning: String?
+    var lastError: ALSAError?
+
+    init(device: PCMDevice, realtimePriority: Int32?, lockMemory: Bool) {
+        self.device = device
+        self.realtimePriority = realtimePriority
+        self.lockMemory = lockMemory
+    }
+}
+
+/// Moves a `sending` source into the mutex closure. Used once per `start`, on the calling thread.
+private final class SourceBox: @unchecked Sendable {
+    private var source: (any ALSARenderSource)?
+    init(_ source: any ALSARenderSource) { self.source = source }
+    func take() -> any ALSARenderSource {
+        defer { source = nil }
+        return source.unsafelyUnwrapped
+    }
+}
