@@ -1,0 +1,427 @@
+import ALSAOutput
+import AudioResources
+import Foundation
+import RenderCore
+import Synchronization
+
+/// The Core Haptics engine on Linux: one render thread mixing haptics and audio onto an ALSA device
+/// (or into buffers you pull, in offline mode) on one sample clock.
+///
+/// Thread safety: every method may be called from any thread. Handlers (`stoppedHandler`,
+/// `resetHandler`, player completion handlers) run on an internal thread, never the render thread.
+public final class CHHapticEngine: @unchecked Sendable {
+    /// How the engine was set up.
+    public let options: Options
+    let state: Locked<EngineState>
+    let budget: AudioResourceBudget
+
+    /// Creates an engine on the ALSA `default` device at 48 kHz.
+    public convenience init() throws {
+        try self.init(options: Options())
+    }
+
+    /// Creates an engine with `options`.
+    /// - Throws: `CHHapticError.invalidEngineParameter` for out-of-range options.
+    public init(options: Options) throws {
+        func check(_ ok: Bool, _ message: String) throws {
+            if !ok { throw CHHapticError(.invalidEngineParameter, message) }
+        }
+        try check((1000...768_000).contains(options.sampleRate), "sample rate \(options.sampleRate) Hz is outside 1000–768000 Hz")
+        try check((16...8192).contains(options.periodFrames), "period \(options.periodFrames) frames is outside 16–8192")
+        try check((2...64).contains(options.periodCount), "\(options.periodCount) periods is outside 2–64")
+        try check((1...1024).contains(options.maxVoices), "maxVoices \(options.maxVoices) is outside 1–1024")
+        try check((1...256).contains(options.maxPlayers), "maxPlayers \(options.maxPlayers) is outside 1–256")
+        self.options = options
+        state = Locked(EngineState(maxPlayers: options.maxPlayers))
+        budget = AudioResourceBudget(limits: options.resourceLimits)
+    }
+
+    deinit {
+        let run = state.withLock { state -> EngineRun? in
+            defer { state.run = nil }
+            return state.run
+        }
+        run?.shutDown()
+    }
+
+    // MARK: - Properties
+
+    /// The engine clock in seconds: frames rendered since the engine started ÷ sample rate.
+    public var currentTime: TimeInterval {
+        state.withLock { state in
+            guard let run = state.run else { return state.stoppedTime }
+            return Double(run.link.statistics.currentFrame) / options.sampleRate
+        }
+    }
+
+    /// Called when the engine stops by itself (device lost, idle timeout, `notifyWhenPlayersFinished`).
+    public var stoppedHandler: StoppedHandler {
+        get { state.withLock { $0.stoppedHandler } ?? { _ in } }
+        set { state.withLock { $0.stoppedHandler = newValue } }
+    }
+
+    /// Called when the engine can run again after its device failed: restart it and rebuild players.
+    public var resetHandler: ResetHandler {
+        get { state.withLock { $0.resetHandler } ?? {} }
+        set { state.withLock { $0.resetHandler = newValue } }
+    }
+
+    /// Stop after `options.idleTimeout` seconds with no player, and start again when a player starts.
+    public var isAutoShutdownEnabled: Bool {
+        get { state.withLock { $0.isAutoShutdownEnabled } }
+        set { state.withLock { $0.isAutoShutdownEnabled = newValue } }
+    }
+
+    /// Ignore audio events in players made after this is set (Apple: takes effect after a restart).
+    public var playsHapticsOnly: Bool {
+        get { state.withLock { $0.playsHapticsOnly } }
+        set { state.withLock { $0.playsHapticsOnly = newValue } }
+    }
+
+    /// Ignore haptic events in players made after this is set.
+    public var playsAudioOnly: Bool {
+        get { state.withLock { $0.playsAudioOnly } }
+        set { state.withLock { $0.playsAudioOnly = newValue } }
+    }
+
+    /// Silence the haptic bus for every player (from the next render block).
+    public var isMutedForHaptics: Bool {
+        get { state.withLock { $0.mutedHaptics } }
+        set {
+            state.withLock { state in
+                state.mutedHaptics = newValue
+                state.run?.link.mutedHaptics.store(newValue, ordering: .relaxed)
+            }
+        }
+    }
+
+    /// Silence the audio buses for every player (from the next render block).
+    public var isMutedForAudio: Bool {
+        get { state.withLock { $0.mutedAudio } }
+        set {
+            state.withLock { state in
+                state.mutedAudio = newValue
+                state.run?.link.mutedAudio.store(newValue, ordering: .relaxed)
+            }
+        }
+    }
+
+    /// Whether the engine is running (a Thrum addition).
+    public var isRunning: Bool { state.withLock { $0.run != nil } }
+
+    /// ALSA xruns (underruns) recovered since the engine started; 0 offline (a Thrum addition).
+    public var xrunCount: UInt64 { state.withLock { $0.run?.playback?.xrunCount ?? 0 } }
+
+    /// Events dropped because every voice was busy, since the engine started (a Thrum addition).
+    public var voiceOverflowCount: Int { state.withLock { $0.run?.link.statistics.voiceOverflowCount ?? 0 } }
+
+    /// A warning from the last start, e.g. that real-time scheduling was refused (a Thrum addition).
+    public var startWarning: String? { state.withLock { $0.run?.playback?.realtimeWarning } }
+
+    /// The device's actual period in frames (offline: `options.periodFrames`) (a Thrum addition).
+    public var periodFrames: Int { state.withLock { $0.run?.playback?.periodFrames ?? options.periodFrames } }
+
+    // MARK: - Capabilities
+
+    /// What this machine supports: haptics and audio need an ALSA playback device that opens.
+    public class func capabilitiesForHardware() -> any CHHapticDeviceCapability {
+        let present = ALSADevices.isOpenable(name: "default")
+        return DeviceCapability(supportsHaptics: present, supportsAudio: present)
+    }
+
+    // MARK: - Start and stop
+
+    /// Starts the engine: opens the device and starts the render thread (offline: makes the renderer).
+    /// - Throws: `CHHapticError.serverInitFailed` with the ALSA message naming the device when it cannot be
+    ///   opened or configured.
+    public func start() throws {
+        try state.withLock { state in try startLocked(&state) }
+    }
+
+    /// Starts the engine and calls `completionHandler` with nil or the error, on an internal thread.
+    public func start(completionHandler: CompletionHandler? = nil) {
+        let handler = UncheckedBox(completionHandler)
+        Thread.detachNewThread { [self] in
+            do {
+                try start()
+                handler.value?(nil)
+            } catch { handler.value?(error) }
+        }
+    }
+
+    /// Stops the engine: every player stops at once, the device is closed. Never calls `stoppedHandler`.
+    public func stop(completionHandler: CompletionHandler? = nil) {
+        stopEngine(reason: nil)
+        completionHandler?(nil)
+    }
+
+    func startLocked(_ state: inout EngineState) throws {
+        guard state.run == nil else { return }
+        let configuration = RendererConfiguration(
+            sampleRate: options.sampleRate, profile: options.actuatorProfile, maxVoices: options.maxVoices,
+            maxPlayers: options.maxPlayers, maxBlockFrames: max(options.periodFrames, 1024),
+            maxPendingParameters: 512, maxNotifications: options.maxPlayers * 2)
+        let core = EngineCore(configuration: configuration, channelMap: options.channelMap)
+        let link = core.link
+        link.mutedHaptics.store(state.mutedHaptics, ordering: .relaxed)
+        link.mutedAudio.store(state.mutedAudio, ordering: .relaxed)
+        let run: EngineRun
+        switch options.output {
+        case .offline:
+            run = EngineRun(link: link, offlineCore: core, playback: nil)
+        case .device, .alsaConfiguration:
+            let source: ALSADeviceSource
+            if case .alsaConfiguration(let text, let name) = options.output {
+                source = .configuration(text: text, pcmName: name)
+            } else if case .device(let name) = options.output {
+                source = .named(name)
+            } else {
+                source = .named("default")
+            }
+            let device = ALSADeviceConfiguration(
+                source: source, sampleRate: Int(options.sampleRate), channels: options.channelMap.channelCount,
+                periodFrames: options.periodFrames, periodCount: options.periodCount, requireExactRate: true,
+                realtimePriority: options.realtimePriority)
+            let playback: ALSAPlayback
+            do {
+                playback = try ALSAPlayback(configuration: device)
+            } catch {
+                throw CHHapticError(.serverInitFailed, error.description)
+            }
+            run = EngineRun(link: link, offlineCore: nil, playback: playback)
+            do {
+                try playback.start(source: core) { [weak self] error in self?.deviceFailed(error, run: run) }
+            } catch {
+                playback.close()
+                throw CHHapticError(.serverInitFailed, error.description)
+            }
+            run.startHousekeeping(engine: self)
+        }
+        state.run = run
+        state.slots = Array(repeating: nil, count: options.maxPlayers)
+        state.idleSince = .now
+        state.stoppedByIdle = false
+    }
+
+    /// Stops the run; `reason` non-nil = an external stop that calls `stoppedHandler`.
+    func stopEngine(reason: StoppedReason?) {
+        let (run, ended, finished, handler) = state.withLock {
+            state -> (EngineRun?, [HapticPatternPlayer], [FinishedHandler], StoppedHandler?) in
+            guard let run = state.run else { return (nil, [], [], nil) }
+            state.stoppedTime = Double(run.link.statistics.currentFrame) / options.sampleRate
+            state.run = nil
+            let players = state.releaseAllSlots()
+            let finished = state.finishedHandlers
+            state.finishedHandlers = []
+            state.stoppedByIdle = reason == .idleTimeout
+            return (run, players, finished, state.stoppedHandler)
+        }
+        guard let run else { return }
+        run.shutDown()
+        for player in ended { player.instanceEnded(error: nil, frame: nil) }
+        for handler in finished { _ = handler(nil) }
+        if let reason { handler?(reason) }
+    }
+
+    func deviceFailed(_ error: ALSAError, run: EngineRun) {
+        let isCurrent = state.withLock { $0.run === run }
+        guard isCurrent else { return }
+        stopEngine(reason: .systemError)
+        watchForRecovery()
+    }
+
+    /// After a device failure: once the device opens again, calls `resetHandler` (the app restarts the engine).
+    func watchForRecovery() {
+        guard case .device(let name) = options.output else { return }
+        Thread.detachNewThread { [weak self] in
+            for _ in 0..<2400 {  // up to 10 minutes
+                Thread.sleep(forTimeInterval: 0.25)
+                guard let self, !self.isRunning else { return }
+                if ALSADevices.isOpenable(name: name) {
+                    let handler = self.state.withLock { $0.resetHandler }
+                    handler?()
+                    return
+                }
+            }
+        }
+    }
+
+    // MARK: - Offline rendering
+
+    /// Offline mode only: renders the next `frameCount` frames (interleaved, `options.channelMap.channelCount`
+    /// channels) into `buffer`, advancing the engine clock, then delivers player callbacks on this thread.
+    /// The same code renders for the ALSA device, so offline output equals what the device receives.
+    /// Call from one thread at a time.
+    /// - Throws: `engineNotRunning` before `start()`, `operationNotPermitted` on a device engine.
+    public func renderOffline(frameCount: Int, into buffer: UnsafeMutablePointer<Float>) throws {
+        let core = try state.withLock { state -> EngineCore in
+            guard let run = state.run else { throw CHHapticError(.engineNotRunning, "start the engine first") }
+            guard let core = run.offlineCore else {
+                throw CHHapticError(.operationNotPermitted, "renderOffline needs an engine with output .offline")
+            }
+            return core
+        }
+        core.render(into: buffer, frameCount: frameCount, channelCount: options.channelMap.channelCount)
+        service()
+    }
+
+    // MARK: - Housekeeping (control side)
+
+    /// Takes the render thread's feedback, frees finished slots, calls completion and finished handlers,
+    /// and applies auto-shutdown. Runs on the housekeeping thread (live) or after each offline render.
+    func service() {
+        var ended: [(HapticPatternPlayer, UInt64)] = []
+        var finished: [FinishedHandler] = []
+        var idle = false
+        state.withLock { state in
+            guard let run = state.run else { return }
+            while let feedback = run.link.feedback.pop() {
+                switch feedback {
+                case .ended(let slot, let frame, _):
+                    if let use = state.slots[slot] {
+                        state.slots[slot] = nil
+                        ended.append((use.player, frame))
+                    }
+                case .startFailed(let slot):
+                    if let use = state.slots[slot] {
+                        state.slots[slot] = nil
+                        ended.append((use.player, run.link.statistics.currentFrame))
+                    }
+                }
+            }
+            let active = state.slots.contains { $0 != nil }
+            if active {
+                state.idleSince = nil
+            } else {
+                if state.idleSince == nil { state.idleSince = .now }
+                if !state.finishedHandlers.isEmpty {
+                    finished = state.finishedHandlers
+                    state.finishedHandlers = []
+                }
+                if state.isAutoShutdownEnabled, let since = state.idleSince,
+                    ContinuousClock.now - since >= .seconds(options.idleTimeout)
+                {
+                    idle = true
+                }
+            }
+        }
+        for (player, frame) in ended { player.instanceEnded(error: nil, frame: frame) }
+        var stopRequested = false
+        for handler in finished where handler(nil) == .stopEngine { stopRequested = true }
+        if stopRequested {
+            stopEngine(reason: .notifyWhenFinished)
+        } else if idle {
+            stopEngine(reason: .idleTimeout)
+        }
+    }
+
+    /// Calls `finishedHandler` once every player has ended (at once if none is playing or the engine
+    /// is stopped). Returning `.stopEngine` stops the engine (`stoppedHandler(.notifyWhenFinished)`).
+    public func notifyWhenPlayersFinished(_ finishedHandler: @escaping FinishedHandler) {
+        let now = state.withLock { state -> Bool in
+            guard state.run != nil, state.slots.contains(where: { $0 != nil }) else { return true }
+            state.finishedHandlers.append(finishedHandler)
+            return false
+        }
+        if now, finishedHandler(nil) == .stopEngine, isRunning { stopEngine(reason: .notifyWhenFinished) }
+    }
+
+    // MARK: - Players
+
+    /// Makes a player for `pattern`: checks it, loads its audio files and compiles it at the engine rate.
+    /// - Throws: the pattern's first error (`invalidEventType`, `invalidParameterType`, …), or an audio
+    ///   resource error (`invalidAudioResource`, `resourceNotAvailable`, `fileNotFound`).
+    public func makePlayer(with pattern: CHHapticPattern) throws -> any CHHapticPatternPlayer {
+        HapticPatternPlayer(engine: self, pattern: try compile(pattern))
+    }
+
+    /// Makes an advanced player (loop, rate; pause/resume/seek) for `pattern`.
+    public func makeAdvancedPlayer(with pattern: CHHapticPattern) throws -> any CHHapticAdvancedPatternPlayer {
+        HapticPatternPlayer(engine: self, pattern: try compile(pattern))
+    }
+
+    /// Plays an AHAP file once, starting the engine if needed. The player needs no reference.
+    public func playPattern(from fileURL: URL) throws {
+        try playOnce(CHHapticPattern(contentsOf: fileURL))
+    }
+
+    /// Plays AHAP data once, starting the engine if needed. Audio paths resolve against the resource roots.
+    public func playPattern(from data: Data) throws {
+        let result = try AHAPDecoderBridge.decode(data: data)
+        try playOnce(CHHapticPattern(data: result))
+    }
+
+    private func playOnce(_ pattern: CHHapticPattern) throws {
+        let player = try makePlayer(with: pattern)
+        try start()
+        try player.start(atTime: CHHapticTimeImmediate)
+    }
+
+    /// Engine frame for engine time `time` (0 = immediate, i.e. frame 0 = "now" to the renderer).
+    func frame(for time: TimeInterval) throws -> UInt64 {
+        guard time.isFinite, time >= 0 else {
+            throw CHHapticError(.invalidTime, "time \(time) is negative; use CHHapticTimeImmediate (0) for now")
+        }
+        return UInt64((time * options.sampleRate).rounded())
+    }
+
+    /// Queues commands for the render thread; the closure returns them under the engine lock.
+    func send(_ commands: [EngineCommand], in state: inout EngineState) throws {
+        guard let run = state.run else { throw CHHapticError(.engineNotRunning, "the engine is not running; call start()") }
+        for command in commands where !run.link.commands.push(command) {
+            throw CHHapticError(.resourceNotAvailable, "the engine's command queue is full; try again")
+        }
+    }
+
+    /// Starts one instance of `player`'s pattern at `time`.
+    func startInstance(of player: HapticPatternPlayer, at time: TimeInterval) throws {
+        let frame = try self.frame(for: time)
+        let restart = state.withLock { $0.run == nil && $0.stoppedByIdle && $0.isAutoShutdownEnabled }
+        if restart { try start() }
+        try state.withLock { state in
+            guard state.run != nil else {
+                throw CHHapticError(.engineNotRunning, "the engine is not running; call start()")
+            }
+            guard let slot = state.slots.firstIndex(where: { $0 == nil }) else {
+                throw CHHapticError(
+                    .resourceNotAvailable,
+                    "\(options.maxPlayers) patterns are already playing (the engine's maxPlayers); stop one first")
+            }
+            let transport = player.transport
+            state.slots[slot] = SlotUse(player: player, pattern: player.pattern)
+            do {
+                try send(
+                    [
+                        .start(
+                            slot: slot, pattern: player.pattern, frame: frame, rate: transport.rate,
+                            loopEnd: transport.loopEnd),
+                        .mute(slot: slot, muted: player.muted),
+                    ], in: &state)
+            } catch {
+                state.slots[slot] = nil
+                throw error
+            }
+            state.idleSince = nil
+            player.instanceStarted()
+        }
+    }
+
+    /// Sends `make(slot)` for every playing instance of `player`.
+    func sendToInstances(of player: HapticPatternPlayer, _ make: (Int) -> [EngineCommand]) throws {
+        try state.withLock { state in
+            guard state.run != nil else { return }
+            for (slot, use) in state.slots.enumerated() where use?.player === player {
+                try send(make(slot), in: &state)
+            }
+        }
+    }
+
+    /// Engine seconds for `time` where 0 means now.
+    func resolve(_ time: TimeInterval) -> TimeInterval { time == CHHapticTimeImmediate ? currentTime : time }
+}
+
+/// Holds a non-Sendable value for a hop to another thread the caller knows is safe.
+struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

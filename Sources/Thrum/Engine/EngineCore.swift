@@ -1,0 +1,81 @@
+import ALSAOutput
+import RenderCore
+import Synchronization
+
+/// The render side of an engine: the renderer, its bus buffers and the channel map. Owned by exactly one
+/// thread — the ALSA playback thread in live mode, the caller of `renderOffline` in offline mode — so
+/// live and offline output are the same code.
+///
+/// Every call after `init` is real-time safe: commands come from a lock-free ring, buses are allocated
+/// once, nothing allocates, locks, logs or waits.
+final class EngineCore: ALSARenderSource {
+    let renderer: Renderer
+    let link: EngineLink
+    let channelMap: ChannelMap
+    let blockFrames: Int
+    private let audioL: UnsafeMutablePointer<Float>
+    private let audioR: UnsafeMutablePointer<Float>
+    private let haptic: UnsafeMutablePointer<Float>
+
+    init(configuration: RendererConfiguration, channelMap: ChannelMap) {
+        renderer = Renderer(configuration: configuration)
+        link = EngineLink(maxPlayers: configuration.maxPlayers, statistics: renderer.statistics)
+        self.channelMap = channelMap
+        blockFrames = configuration.maxBlockFrames
+        audioL = .allocate(capacity: blockFrames)
+        audioR = .allocate(capacity: blockFrames)
+        haptic = .allocate(capacity: blockFrames)
+        // Warm-up: one silent block so first-use runtime work happens here, not on the render thread.
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: 64 * channelMap.channelCount)
+        render(into: scratch, frameCount: 64, channelCount: channelMap.channelCount)
+        scratch.deallocate()
+    }
+
+    deinit {
+        audioL.deallocate()
+        audioR.deallocate()
+        haptic.deallocate()
+    }
+
+    /// Renders `frameCount` interleaved frames: applies queued commands, renders the buses, applies the
+    /// engine mutes and maps buses to channels. Render thread only; real-time safe.
+    func render(into buffer: UnsafeMutablePointer<Float>, frameCount: Int, channelCount: Int) {
+        drainCommands()
+        var done = 0
+        while done < frameCount {
+            let count = min(blockFrames, frameCount - done)
+            renderer.render(frameCount: count, into: audioL, audioR, haptic)
+            if link.mutedHaptics.load(ordering: .relaxed) { haptic.update(repeating: 0, count: count) }
+            if link.mutedAudio.load(ordering: .relaxed) {
+                audioL.update(repeating: 0, count: count)
+                audioR.update(repeating: 0, count: count)
+            }
+            channelMap.interleave(
+                audioL: audioL, audioR: audioR, haptic: haptic, frameCount: count, into: buffer + done * channelCount)
+            done += count
+        }
+        while let note = renderer.nextNotification() {
+            let ended = EngineFeedback.ended(slot: note.slot, frame: note.frame, stopped: note.reason == .stopped)
+            if !link.feedback.push(ended) { link.droppedFeedback.add(1, ordering: .relaxed) }
+        }
+    }
+
+    private func drainCommands() {
+        while let command = link.commands.pop() {
+            switch command {
+            case .start(let slot, let pattern, let frame, let rate, let loopEnd):
+                if !renderer.startPlayer(slot, pattern: pattern, atFrame: frame, playbackRate: rate, loopEnd: loopEnd) {
+                    if !link.feedback.push(.startFailed(slot: slot)) { link.droppedFeedback.add(1, ordering: .relaxed) }
+                }
+            case .stop(let slot, let frame):
+                renderer.stopPlayer(slot, atFrame: frame)
+            case .parameter(let slot, let lane, let value, let frame):
+                renderer.setParameter(slot, lane, value: value, atFrame: frame)
+            case .ramp(let slot, let lane, let from, let frame, let to, let endFrame):
+                renderer.setParameterRamp(slot, lane, from: from, atFrame: frame, to: to, endFrame: endFrame)
+            case .mute(let slot, let muted):
+                renderer.setMuted(slot, muted)
+            }
+        }
+    }
+}

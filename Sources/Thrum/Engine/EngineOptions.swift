@@ -1,0 +1,48 @@
+import ALSAOutput
+import AudioResources
+import RenderCore
+
+extension CHHapticEngine {
+    /// Where an engine sends its output.
+    public enum Output: Sendable, Equatable {
+        /// An ALSA playback device by name: `default`, `hw:0,0`, `plughw:1`, `pulse`, …
+        case device(String)
+        /// A PCM defined by ALSA configuration text (asoundrc syntax), e.g. the `file` plugin in tests.
+        case alsaConfiguration(text: String, pcmName: String)
+        /// No device: the caller pulls samples with `renderOffline(frameCount:into:)` (manual rendering).
+        case offline
+    }
+
+    /// How an engine is set up. All sizes are fixed when the engine starts. Thread-safe (a value type).
+    public struct Options: Sendable {
+        /// Output device or offline rendering. Default: the ALSA `default` device.
+        public var output: Output = .device("default")
+        /// Engine sample rate in Hz (the clock of `currentTime`). Default 48 000.
+        public var sampleRate: Double = 48_000
+        /// Frames rendered and written per ALSA period. Default 256.
+        public var periodFrames: Int = 256
+        /// Periods in the ALSA buffer. Default 4.
+        public var periodCount: Int = 4
+        /// Output channels: which bus each carries. Default `L+H,R+H` (hear everything on speakers).
+        public var channelMap: ChannelMap = .speakers
+        /// The actuator the haptic bus drives (frequency band, intensity law, limiter).
+        public var actuatorProfile: ActuatorProfile = .default
+        /// Folders searched for `EventWaveformPath` files after the AHAP file's own folder.
+        public var resourceRoots: [String] = []
+        /// Accept absolute audio paths and paths leading outside every root (`--allow-any-path`).
+        public var allowAnyResourcePath = false
+        /// Size, length and memory limits for audio files.
+        public var resourceLimits: AudioResourceLimits = .default
+        /// Voices sounding at once; more are dropped and counted.
+        public var maxVoices = 64
+        /// Pattern instances playing at once (each `start` of a player takes one until it ends).
+        public var maxPlayers = 32
+        /// Idle time before auto-shutdown when `isAutoShutdownEnabled` (seconds). Apple uses about 2 minutes.
+        public var idleTimeout: TimeInterval = 120
+        /// SCHED_FIFO priority of the render thread, or nil for normal scheduling (a refusal is a warning).
+        public var realtimePriority: Int32? = 70
+
+        /// Options with the defaults above.
+        public init() {}
+    }
+}

@@ -1,0 +1,86 @@
+import ALSAOutput
+import AudioResources
+import Foundation
+import RenderCore
+import Synchronization
+
+/// One pattern instance occupying a renderer slot; keeps the compiled pattern alive until the render
+/// thread reports the slot's end, so the render thread never frees it.
+struct SlotUse {
+    let player: HapticPatternPlayer
+    let pattern: CompiledPattern
+}
+
+/// A registered audio resource.
+struct RegisteredResource {
+    let audio: DecodedAudio
+    let buffer: SampleBuffer
+    let useVolumeEnvelope: Bool
+    let loopEnabled: Bool
+}
+
+/// The control-side state of an engine, behind its lock.
+struct EngineState {
+    var run: EngineRun?
+    var slots: [SlotUse?]
+    var stoppedTime: TimeInterval = 0
+    var stoppedHandler: CHHapticEngine.StoppedHandler?
+    var resetHandler: CHHapticEngine.ResetHandler?
+    var finishedHandlers: [CHHapticEngine.FinishedHandler] = []
+    var isAutoShutdownEnabled = false
+    var playsHapticsOnly = false
+    var playsAudioOnly = false
+    var mutedHaptics = false
+    var mutedAudio = false
+    var idleSince: ContinuousClock.Instant?
+    var stoppedByIdle = false
+    var resources: [CHHapticAudioResourceID: RegisteredResource] = [:]
+    var nextResourceID: CHHapticAudioResourceID = 1
+    /// AHAP audio files by resolved path, loaded once and kept for the engine's life.
+    var fileCache: [String: SampleBuffer] = [:]
+
+    init(maxPlayers: Int) {
+        slots = Array(repeating: nil, count: maxPlayers)
+    }
+
+    /// Frees every slot and returns the players that had instances.
+    mutating func releaseAllSlots() -> [HapticPatternPlayer] {
+        let players = slots.compactMap { $0?.player }
+        slots = Array(repeating: nil, count: slots.count)
+        return players
+    }
+}
+
+/// One start-to-stop run of an engine: the shared link, and the device or the offline core.
+final class EngineRun: @unchecked Sendable {
+    let link: EngineLink
+    /// Offline mode: the render core, driven by `renderOffline` on the caller's thread.
+    let offlineCore: EngineCore?
+    /// Live mode: the ALSA device and its render thread (which owns the core).
+    let playback: ALSAPlayback?
+    private let housekeeping = Atomic<Bool>(false)
+
+    init(link: EngineLink, offlineCore: EngineCore?, playback: ALSAPlayback?) {
+        self.link = link
+        self.offlineCore = offlineCore
+        self.playback = playback
+    }
+
+    /// Starts the control-side thread that services feedback every 5 ms while the run lasts.
+    func startHousekeeping(engine: CHHapticEngine) {
+        housekeeping.store(true, ordering: .releasing)
+        Thread.detachNewThread { [weak engine, self] in
+            while self.housekeeping.load(ordering: .acquiring) {
+                guard let engine else { return }
+                engine.service()
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+        }
+    }
+
+    /// Stops the render thread and closes the device.
+    func shutDown() {
+        housekeeping.store(false, ordering: .releasing)
+        playback?.close()
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import RenderCore
+
+/// The transport settings an instance starts with.
+struct Transport {
+    var rate: Double
+    /// Loop length in pattern seconds, or nil for no loop.
+    var loopEnd: Double?
+}
+
+/// Thrum's pattern player: both `CHHapticPatternPlayer` and `CHHapticAdvancedPatternPlayer`.
+///
+/// Every `start` plays a new instance of the pattern (so a player reused for quick taps overlaps them);
+/// `stop`, `sendParameters`, `scheduleParameterCurve`, `cancel` and `isMuted` act on every instance
+/// playing. Thread safety: any thread; state is behind a lock, commands go through the engine's queue.
+final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, @unchecked Sendable {
+    struct State {
+        var muted = false
+        var loopEnabled = false
+        var loopEnd: TimeInterval = 0
+        var playbackRate: Float = 1
+        var completionHandler: CHHapticAdvancedPatternPlayerCompletionHandler?
+        var instances = 0
+        var endFrame: UInt64?
+    }
+
+    let engine: CHHapticEngine
+    let pattern: CompiledPattern
+    private let state = Locked(State())
+
+    init(engine: CHHapticEngine, pattern: CompiledPattern) {
+        self.engine = engine
+        self.pattern = pattern
+    }
+
+    var muted: Bool { state.withLock { $0.muted } }
+
+    var transport: Transport {
+        state.withLock { state in
+            let length = state.loopEnd > 0 ? state.loopEnd : pattern.duration
+            return Transport(
+                rate: Double(state.playbackRate), loopEnd: state.loopEnabled && length > 0 ? length : nil)
+        }
+    }
+
+    /// The engine frame at which the last instance ended (a Thrum addition, used by `thrum render`).
+    var endFrame: UInt64? { state.withLock { $0.endFrame } }
+
+    func instanceStarted() {
+        state.withLock { state in
+            state.instances += 1
+            state.endFrame = nil
+        }
+    }
+
+    func instanceEnded(error: Error?, frame: UInt64?) {
+        let handler = state.withLock { state -> CHHapticAdvancedPatternPlayerCompletionHandler? in
+            state.instances = max(0, state.instances - 1)
+            if let frame { state.endFrame = max(state.endFrame ?? 0, frame) }
+            return state.instances == 0 ? state.completionHandler : nil
+        }
+        handler?(error)
+    }
+
+    // MARK: CHHapticPatternPlayer
+
+    func start(atTime time: TimeInterval) throws {
+        try engine.startInstance(of: self, at: time)
+    }
+
+    func stop(atTime time: TimeInterval) throws {
+        let frame = try engine.frame(for: time)
+        try engine.sendToInstances(of: self) { slot in [.stop(slot: slot, frame: frame)] }
+    }
+
+    /// Engine frame of `relative` seconds after `time` (`time` 0 = now).
+    private func frame(_ time: TimeInterval, plus relative: TimeInterval) throws -> UInt64 {
+        if time == CHHapticTimeImmediate && relative == 0 { return 0 }
+        return try engine.frame(for: engine.resolve(time) + relative)
+    }
+
+    func sendParameters(_ parameters: [CHHapticDynamicParameter], atTime time: TimeInterval) throws {
+        var changes: [(ControlLane, Float, UInt64)] = []
+        for parameter in parameters {
+            guard let lane = ControlLane(parameter.parameterID) else {
+                throw CHHapticError(.invalidParameterType, "\(parameter.parameterID) is not a dynamic parameter")
+            }
+            changes.append((lane, parameter.value, try frame(time, plus: parameter.relativeTime)))
+        }
+        try engine.sendToInstances(of: self) { slot in
+            changes.map { .parameter(slot: slot, lane: $0.0, value: $0.1, frame: $0.2) }
+        }
+    }
+
+    func scheduleParameterCurve(_ parameterCurve: CHHapticParameterCurve, atTime time: TimeInterval) throws {
+        guard parameterCurve.parameterID.isCurveCapable, let lane = ControlLane(parameterCurve.parameterID) else {
+            throw CHHapticError(.invalidParameterType, "\(parameterCurve.parameterID) cannot be a parameter curve")
+        }
+        let points = parameterCurve.controlPoints.map { ($0.relativeTime, $0.value) }.sorted { $0.0 < $1.0 }
+        guard let last = points.last else { return }
+        let frames = try points.map { try frame(time, plus: $0.0) }
+        try engine.sendToInstances(of: self) { slot in
+            var commands: [EngineCommand] = []
+            for i in 0..<(points.count - 1) {
+                commands.append(
+                    .ramp(
+                        slot: slot, lane: lane, from: points[i].1, frame: frames[i], to: points[i + 1].1,
+                        endFrame: frames[i + 1]))
+            }
+            commands.append(.parameter(slot: slot, lane: lane, value: last.1, frame: frames[points.count - 1]))
+            return commands
+        }
+    }
+
+    func cancel() throws {
+        try engine.sendToInstances(of: self) { slot in [.stop(slot: slot, frame: 0)] }
+    }
+
+    var isMuted: Bool {
+        get { state.withLock { $0.muted } }
+        set {
+            state.withLock { $0.muted = newValue }
+            try? engine.sendToInstances(of: self) { slot in [.mute(slot: slot, muted: newValue)] }
+        }
+    }
+
+    // MARK: CHHapticAdvancedPatternPlayer
+
+    func pause(atTime time: TimeInterval) throws {
+        throw CHHapticError(.notSupported, "pause(atTime:) is not available yet in Thrum")
+    }
+
+    func resume(atTime time: TimeInterval) throws {
+        throw CHHapticError(.notSupported, "resume(atTime:) is not available yet in Thrum")
+    }
+
+    func seek(toOffset offsetTime: TimeInterval) throws {
+        throw CHHapticError(.notSupported, "seek(toOffset:) is not available yet in Thrum")
+    }
+
+    var loopEnabled: Bool {
+        get { state.withLock { $0.loopEnabled } }
+        set { state.withLock { $0.loopEnabled = newValue } }
+    }
+
+    var loopEnd: TimeInterval {
+        get { state.withLock { $0.loopEnd } }
+        set { if newValue >= 0 { state.withLock { $0.loopEnd = newValue } } }
+    }
+
+    var playbackRate: Float {
+        get { state.withLock { $0.playbackRate } }
+        set { if newValue > 0 && newValue.isFinite { state.withLock { $0.playbackRate = newValue } } }
+    }
+
+    var completionHandler: CHHapticAdvancedPatternPlayerCompletionHandler? {
+        get { state.withLock { $0.completionHandler } }
+        set { state.withLock { $0.completionHandler = newValue } }
+    }
+}
