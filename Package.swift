@@ -33,7 +33,9 @@ let package = Package(
             dependencies: ["ThrumModel", "AHAPCodec", "RenderCore", "AudioResources", "ALSAOutput"],
             swiftSettings: strict),
         // Command-line commands and the in-house argument parser (a library so tests can drive it).
-        .target(name: "ThrumCommandLine", dependencies: ["Thrum", "AHAPCodec"], swiftSettings: strict),
+        .target(
+            name: "ThrumCommandLine", dependencies: ["Thrum", "AHAPCodec", "RenderCore", "AudioResources", "ALSAOutput"],
+            swiftSettings: strict),
         .executableTarget(name: "ThrumCLI", dependencies: ["ThrumCommandLine"], swiftSettings: strict),
 
         .testTarget(name: "ThrumModelTests", dependencies: ["ThrumModel"], swiftSettings: strict),

@@ -9,7 +9,7 @@ struct Subcommand: Sendable {
 
 /// The `thrum` command line: parses arguments and runs a subcommand.
 public enum ThrumCommandLine {
-    static let commands: [Subcommand] = [checkCommand, infoCommand]
+    static let commands: [Subcommand] = [checkCommand, infoCommand, renderCommand]
 
     static var overview: String {
         let width = (commands.map(\.spec.name.count).max() ?? 0) + 2

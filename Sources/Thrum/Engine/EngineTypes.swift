@@ -79,3 +79,9 @@ public protocol CHHapticAdvancedPatternPlayer: CHHapticPatternPlayer {
 
 /// The type of `CHHapticAdvancedPatternPlayer.completionHandler`.
 public typealias CHHapticAdvancedPatternPlayerCompletionHandler = (Error?) -> Void
+
+/// Thrum's additions to its players, for tools (`thrum render`, status lines). Cast a player to it.
+public protocol ThrumPlayerState: AnyObject {
+    /// The engine frame at which the player's last instance ended; nil before that.
+    var endFrame: UInt64? { get }
+}

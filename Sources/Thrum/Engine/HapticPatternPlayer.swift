@@ -13,7 +13,7 @@ struct Transport {
 /// Every `start` plays a new instance of the pattern (so a player reused for quick taps overlaps them);
 /// `stop`, `sendParameters`, `scheduleParameterCurve`, `cancel` and `isMuted` act on every instance
 /// playing. Thread safety: any thread; state is behind a lock, commands go through the engine's queue.
-final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, @unchecked Sendable {
+final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState, @unchecked Sendable {
     struct State {
         var muted = false
         var loopEnabled = false

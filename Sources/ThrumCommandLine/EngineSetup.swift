@@ -1,0 +1,116 @@
+import Foundation
+import RenderCore
+import Thrum
+
+/// Finds the files Thrum ships (`Resources/Patterns`, `Resources/Actuators`, `Resources/Audio`):
+/// `$THRUM_RESOURCES`, else the nearest `Resources` folder above the executable (a SwiftPM build tree).
+enum BundledResources {
+    static let folder: String? = {
+        if let override = ProcessInfo.processInfo.environment["THRUM_RESOURCES"] { return override }
+        var url = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
+            .deletingLastPathComponent()
+        for _ in 0..<6 {
+            let candidate = url.appendingPathComponent("Resources/Patterns").path
+            if FileManager.default.fileExists(atPath: candidate) {
+                return url.appendingPathComponent("Resources").path
+            }
+            url.deleteLastPathComponent()
+        }
+        return nil
+    }()
+
+    static var patterns: String? { folder.map { $0 + "/Patterns" } }
+    static var audio: String? { folder.map { $0 + "/Audio" } }
+
+    /// The path of a pattern argument: an existing file as given, else a bundled pattern by name
+    /// (case-insensitive, with or without `.ahap`).
+    static func patternPath(_ argument: String) -> String {
+        if FileManager.default.fileExists(atPath: argument) || argument.contains("/") { return argument }
+        guard let folder = patterns, let names = try? FileManager.default.contentsOfDirectory(atPath: folder)
+        else { return argument }
+        let wanted = argument.lowercased().hasSuffix(".ahap") ? argument.lowercased() : argument.lowercased() + ".ahap"
+        guard let match = names.first(where: { $0.lowercased() == wanted }) else { return argument }
+        return folder + "/" + match
+    }
+}
+
+/// Options shared by the commands that build an engine (`render`, `play`).
+enum EngineArguments {
+    static let options: [OptionSpec] = [
+        OptionSpec("sample-rate", value: "HZ", help: "engine sample rate (default 48000)"),
+        OptionSpec("channels", value: "MAP", help: "output channels, e.g. L+H,R+H or L,R,H or M,H (see below)"),
+        OptionSpec("profile", value: "NAME|FILE", help: "actuator profile: default, lra, speaker or a JSON file"),
+        OptionSpec("resources", value: "DIR", help: "also look for audio files here (repeatable)"),
+        OptionSpec("allow-any-path", help: "allow absolute audio paths and paths outside the resource folders"),
+    ]
+
+    static let channelHelp = """
+        Channel map entries, one per output channel: L R (audio), M (audio mono), H (haptic),
+        L+H R+H M+H (audio with haptic mixed in, for speakers), 0 (silence).
+        """
+
+    /// Engine options from the command line; `defaultChannels` differs between play and render.
+    static func engineOptions(
+        _ arguments: ParsedArguments, patternPath: String, defaultChannels: ChannelMap
+    ) throws -> CHHapticEngine.Options {
+        var options = CHHapticEngine.Options()
+        if let rate = try arguments.int("sample-rate", in: 1000...768_000) { options.sampleRate = Double(rate) }
+        if let text = arguments.value("channels") {
+            do {
+                options.channelMap = try ChannelMap(parsing: text)
+            } catch {
+                throw UsageError(message: "--channels: \(error)")
+            }
+        } else {
+            options.channelMap = defaultChannels
+        }
+        if let profile = arguments.value("profile") { options.actuatorProfile = try loadProfile(profile) }
+        options.resourceRoots = arguments.values["resources"] ?? []
+        if let audio = BundledResources.audio, let patterns = BundledResources.patterns,
+            patternPath.hasPrefix(patterns + "/")
+        {
+            options.resourceRoots.append(audio)
+        }
+        options.allowAnyResourcePath = arguments.flag("allow-any-path")
+        return options
+    }
+
+    static func loadProfile(_ argument: String) throws -> ActuatorProfile {
+        switch argument.lowercased() {
+        case "default": return .default
+        case "lra": return .lra
+        case "speaker": return .speaker
+        default: break
+        }
+        guard let data = FileManager.default.contents(atPath: argument) else {
+            throw CommandFailure(
+                .noInput, "actuator profile '\(argument)' is neither default, lra, speaker nor a readable JSON file")
+        }
+        do {
+            return try ActuatorProfile.decode(from: data)
+        } catch {
+            throw CommandFailure(.dataError, "actuator profile \(argument): \(error)")
+        }
+    }
+
+    /// The CHHapticPattern of a pattern argument (bundled name or file); exit 66 missing, 65 bad.
+    static func pattern(_ argument: String) throws -> (CHHapticPattern, String) {
+        let path = BundledResources.patternPath(argument)
+        let (data, _) = try loadPattern(path)
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        return (CHHapticPattern(data: data, sourceFolder: folder), path)
+    }
+}
+
+/// The exit code and message for an error from the engine.
+func commandFailure(_ error: any Error, patternPath: String) -> CommandFailure {
+    guard let error = error as? CHHapticError else { return CommandFailure(.software, "\(error)") }
+    switch error.code {
+    case .serverInitFailed, .serverInterrupted:
+        return CommandFailure(.unavailable, error.message)
+    case .fileNotFound, .invalidAudioResource, .resourceNotAvailable:
+        return CommandFailure(.dataError, "\(patternPath): \(error.message)")
+    default:
+        return CommandFailure(.dataError, "\(patternPath): \(error.message) [\(error.code)]")
+    }
+}

@@ -1,0 +1,112 @@
+import AudioResources
+import Foundation
+import RenderCore
+import Thrum
+
+/// Peak and clipping figures of a rendered file.
+struct OutputMeter {
+    var peaks: [Float]
+    var frames = 0
+
+    init(channels: Int) { peaks = Array(repeating: 0, count: channels) }
+
+    mutating func measure(_ samples: UnsafeBufferPointer<Float>) {
+        let channels = peaks.count
+        for (index, sample) in samples.enumerated() {
+            peaks[index % channels] = max(peaks[index % channels], abs(sample))
+        }
+        frames += samples.count / channels
+    }
+
+    static func decibels(_ peak: Float) -> String {
+        peak > 0 ? String(format: "%.1f dBFS", 20 * log10(Double(peak))) : "silent"
+    }
+}
+
+let renderCommand = Subcommand(
+    spec: CommandSpec(
+        name: "render",
+        summary: "Render a pattern to an audio file (the same samples 'thrum play' sends to the device).",
+        positionalUsage: "PATTERN", minPositionals: 1, maxPositionals: 1,
+        options: [
+            OptionSpec("output", short: "o", value: "FILE", help: "the file to write; its extension picks the format"),
+            OptionSpec("format", value: "FORMAT", help: "sample format: float (default), pcm16 or pcm24"),
+            OptionSpec("duration", value: "S", help: "render exactly S seconds (default: until the pattern ends)"),
+        ] + EngineArguments.options,
+        details: """
+            PATTERN is an AHAP file or the name of a bundled pattern (see 'thrum list').
+            Default channels: L,R,H (audio left, audio right, haptic). Files: WAV, AIFF, FLAC, OGG, CAF, AU, …
+            \(EngineArguments.channelHelp)
+            Exit status: 0 ok, 64 usage, 65 bad pattern or audio file, 66 pattern missing, 74 cannot write.
+            """),
+    run: { arguments, console in
+        guard let output = arguments.value("output") else {
+            throw UsageError(message: "'thrum render' needs -o FILE (the file to write)")
+        }
+        let format: AudioSampleFormat
+        switch arguments.value("format") ?? "float" {
+        case "float": format = .float
+        case "pcm16": format = .pcm16
+        case "pcm24": format = .pcm24
+        case let other: throw UsageError(message: "--format takes float, pcm16 or pcm24, not '\(other)'")
+        }
+        let duration = try arguments.double("duration", in: 0...86_400)
+        let (pattern, path) = try EngineArguments.pattern(arguments.positionals[0])
+        var options = try EngineArguments.engineOptions(arguments, patternPath: path, defaultChannels: .separate)
+        options.output = .offline
+        let channels = options.channelMap.channelCount
+        let rate = Int(options.sampleRate)
+
+        let engine: CHHapticEngine
+        let player: any CHHapticAdvancedPatternPlayer
+        do {
+            engine = try CHHapticEngine(options: options)
+            player = try engine.makeAdvancedPlayer(with: pattern)
+            try engine.start()
+            try player.start(atTime: CHHapticTimeImmediate)
+        } catch {
+            throw commandFailure(error, patternPath: path)
+        }
+        let writer: AudioFileWriter
+        do {
+            writer = try AudioFileWriter(path: output, sampleRate: rate, channelCount: channels, sampleFormat: format)
+        } catch {
+            throw CommandFailure(.ioError, "\(error)")
+        }
+        let limit = duration.map { Int(($0 * options.sampleRate).rounded()) }
+        let block = 1024
+        var buffer = [Float](repeating: 0, count: block * channels)
+        var meter = OutputMeter(channels: channels)
+        var rendered = 0
+        do {
+            while true {
+                var count = block
+                if let limit { count = min(block, limit - rendered) }
+                if count <= 0 { break }
+                try buffer.withUnsafeMutableBufferPointer { samples in
+                    try engine.renderOffline(frameCount: count, into: samples.baseAddress!)
+                }
+                if limit == nil, let end = (player as? ThrumPlayerState)?.endFrame {
+                    count = max(0, min(count, Int(end) - rendered))
+                }
+                try buffer.withUnsafeBufferPointer { samples in
+                    let part = UnsafeBufferPointer(rebasing: samples[0..<(count * channels)])
+                    meter.measure(part)
+                    try writer.write(part)
+                }
+                rendered += count
+                if limit == nil, (player as? ThrumPlayerState)?.endFrame != nil { break }
+            }
+            try writer.close()
+        } catch let error as AudioResourceError {
+            throw CommandFailure(.ioError, error.description)
+        }
+        engine.stop()
+        let peaks = zip(options.channelMap.sources, meter.peaks).map { source, peak in
+            "\(source.rawValue) \(String(format: "%.3f", peak)) (\(OutputMeter.decibels(peak)))"
+        }
+        console.print(
+            "wrote \(output): \(rendered) frames (\(String(format: "%.3f", Double(rendered) / options.sampleRate)) s) at \(rate) Hz, "
+                + "\(writer.formatName); peak \(peaks.joined(separator: ", ")); \(writer.clippedSampleCount) clipped samples")
+        return .ok
+    })
