@@ -1,3 +1,4 @@
+import ALSAOutput
 import Foundation
 import ThrumModel
 
@@ -9,7 +10,7 @@ struct Subcommand: Sendable {
 
 /// The `thrum` command line: parses arguments and runs a subcommand.
 public enum ThrumCommandLine {
-    static let commands: [Subcommand] = [checkCommand, infoCommand, renderCommand]
+    static let commands: [Subcommand] = [playCommand, renderCommand, checkCommand, infoCommand, devicesCommand]
 
     static var overview: String {
         let width = (commands.map(\.spec.name.count).max() ?? 0) + 2
@@ -30,6 +31,10 @@ public enum ThrumCommandLine {
 
     /// Runs `thrum` with `arguments` (without the program name) and returns the exit status.
     public static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
+        // alsa-lib prints its own errors to stderr; Thrum reports them in one line instead.
+        if ProcessInfo.processInfo.environment["THRUM_ALSA_DEBUG"] == nil {
+            ALSADevices.setLibraryDiagnostics(enabled: false)
+        }
         guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
             if arguments.isEmpty {
                 console.writeErr(overview)

@@ -41,7 +41,7 @@ public final class CHHapticEngine: @unchecked Sendable {
             defer { state.run = nil }
             return state.run
         }
-        run?.shutDown()
+        run?.shutDown(drain: false)
     }
 
     // MARK: - Properties
@@ -121,6 +121,15 @@ public final class CHHapticEngine: @unchecked Sendable {
     /// The device's actual period in frames (offline: `options.periodFrames`) (a Thrum addition).
     public var periodFrames: Int { state.withLock { $0.run?.playback?.periodFrames ?? options.periodFrames } }
 
+    /// The device buffer in frames: how far rendering runs ahead of what is heard (offline: 0) (a Thrum addition).
+    public var bufferFrames: Int { state.withLock { $0.run?.playback?.bufferFrames ?? 0 } }
+
+    /// Why the device last failed while playing (ALSA's message naming the device), if it did (a Thrum addition).
+    public var lastDeviceError: String? { state.withLock { $0.lastDeviceError } }
+
+    /// The device name in use, or nil offline (a Thrum addition).
+    public var deviceName: String? { state.withLock { $0.run?.playback?.deviceName } }
+
     // MARK: - Capabilities
 
     /// What this machine supports: haptics and audio need an ALSA playback device that opens.
@@ -153,6 +162,12 @@ public final class CHHapticEngine: @unchecked Sendable {
     public func stop(completionHandler: CompletionHandler? = nil) {
         stopEngine(reason: nil)
         completionHandler?(nil)
+    }
+
+    /// Stops the engine after the device has played what was already written (a Thrum addition, used
+    /// by `thrum play` so the end of a pattern and Ctrl-C are not cut off mid-buffer).
+    public func stopDrainingOutput() {
+        stopEngine(reason: nil, drain: true)
     }
 
     func startLocked(_ state: inout EngineState) throws {
@@ -204,7 +219,7 @@ public final class CHHapticEngine: @unchecked Sendable {
     }
 
     /// Stops the run; `reason` non-nil = an external stop that calls `stoppedHandler`.
-    func stopEngine(reason: StoppedReason?) {
+    func stopEngine(reason: StoppedReason?, drain: Bool = false) {
         let (run, ended, finished, handler) = state.withLock {
             state -> (EngineRun?, [HapticPatternPlayer], [FinishedHandler], StoppedHandler?) in
             guard let run = state.run else { return (nil, [], [], nil) }
@@ -217,14 +232,18 @@ public final class CHHapticEngine: @unchecked Sendable {
             return (run, players, finished, state.stoppedHandler)
         }
         guard let run else { return }
-        run.shutDown()
+        run.shutDown(drain: drain)
         for player in ended { player.instanceEnded(error: nil, frame: nil) }
         for handler in finished { _ = handler(nil) }
         if let reason { handler?(reason) }
     }
 
     func deviceFailed(_ error: ALSAError, run: EngineRun) {
-        let isCurrent = state.withLock { $0.run === run }
+        let isCurrent = state.withLock { state -> Bool in
+            guard state.run === run else { return false }
+            state.lastDeviceError = error.description
+            return true
+        }
         guard isCurrent else { return }
         stopEngine(reason: .systemError)
         watchForRecovery()
@@ -253,7 +272,11 @@ public final class CHHapticEngine: @unchecked Sendable {
     /// The same code renders for the ALSA device, so offline output equals what the device receives.
     /// Call from one thread at a time.
     /// - Throws: `engineNotRunning` before `start()`, `operationNotPermitted` on a device engine.
-    public func renderOffline(frameCount: Int, into buffer: UnsafeMutablePointer<Float>) throws {
+    /// - Parameter deliverCallbacks: false renders only (no completion handlers, no slot bookkeeping),
+    ///   for measuring the render path alone; the default true is what players expect.
+    public func renderOffline(
+        frameCount: Int, into buffer: UnsafeMutablePointer<Float>, deliverCallbacks: Bool = true
+    ) throws {
         let core = try state.withLock { state -> EngineCore in
             guard let run = state.run else { throw CHHapticError(.engineNotRunning, "start the engine first") }
             guard let core = run.offlineCore else {
@@ -262,7 +285,7 @@ public final class CHHapticEngine: @unchecked Sendable {
             return core
         }
         core.render(into: buffer, frameCount: frameCount, channelCount: options.channelMap.channelCount)
-        service()
+        if deliverCallbacks { service() }
     }
 
     // MARK: - Housekeeping (control side)

@@ -34,6 +34,7 @@ struct EngineState {
     var mutedAudio = false
     var idleSince: ContinuousClock.Instant?
     var stoppedByIdle = false
+    var lastDeviceError: String?
     var resources: [CHHapticAudioResourceID: RegisteredResource] = [:]
     var nextResourceID: CHHapticAudioResourceID = 1
     /// AHAP audio files by resolved path, loaded once and kept for the engine's life.
@@ -78,9 +79,10 @@ final class EngineRun: @unchecked Sendable {
         }
     }
 
-    /// Stops the render thread and closes the device.
-    func shutDown() {
+    /// Stops the render thread (after the device played its buffer, with `drain`) and closes the device.
+    func shutDown(drain: Bool) {
         housekeeping.store(false, ordering: .releasing)
+        if drain { playback?.stop(drain: true) }
         playback?.close()
     }
 }

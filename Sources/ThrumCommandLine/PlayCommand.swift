@@ -1,0 +1,137 @@
+import ALSAOutput
+@preconcurrency import Dispatch
+import Glibc
+import Foundation
+import RenderCore
+import Synchronization
+import Thrum
+
+/// Turns SIGINT and SIGTERM into a flag the play loop polls, so playback stops cleanly.
+final class InterruptFlag {
+    private final class Received: Sendable {
+        let number = Atomic<Int32>(0)
+    }
+    private let received = Received()
+    private var sources: [any DispatchSourceSignal] = []
+
+    init() {
+        for number in [SIGINT, SIGTERM] {
+            Glibc.signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [received] in received.number.store(number, ordering: .relaxed) }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    /// The signal received, or 0.
+    var signalNumber: Int32 { received.number.load(ordering: .relaxed) }
+
+    deinit {
+        for source in sources { source.cancel() }
+        Glibc.signal(SIGINT, SIG_DFL)
+        Glibc.signal(SIGTERM, SIG_DFL)
+    }
+}
+
+let playCommand = Subcommand(
+    spec: CommandSpec(
+        name: "play",
+        summary: "Play a pattern on an ALSA device (haptics and audio on one clock).",
+        positionalUsage: "PATTERN", minPositionals: 1, maxPositionals: 1,
+        options: [
+            OptionSpec("device", short: "d", value: "NAME", help: "ALSA playback device (default: default); see 'thrum devices'"),
+            OptionSpec("period", value: "FRAMES", help: "frames per period (default 256)"),
+            OptionSpec("periods", value: "N", help: "periods in the device buffer (default 4)"),
+        ] + EngineArguments.options,
+        details: """
+            PATTERN is an AHAP file or the name of a bundled pattern (see 'thrum list').
+            Default channels: L+H,R+H (hear audio and haptics on speakers). An actuator on the right channel
+            of a stereo card: --channels M,H. An actuator alone on a mono output: --channels H.
+            \(EngineArguments.channelHelp)
+            Ctrl-C stops playback cleanly (exit 130).
+            Exit status: 0 ok, 64 usage, 65 bad pattern or audio file, 66 pattern missing, 69 no playback device.
+            """),
+    run: { arguments, console in
+        let (pattern, path) = try EngineArguments.pattern(arguments.positionals[0])
+        var options = try EngineArguments.engineOptions(arguments, patternPath: path, defaultChannels: .speakers)
+        let device = arguments.value("device") ?? "default"
+        options.output = .device(device)
+        if let period = try arguments.int("period", in: 16...8192) { options.periodFrames = period }
+        if let periods = try arguments.int("periods", in: 2...64) { options.periodCount = periods }
+
+        let interrupt = InterruptFlag()
+        let engine: CHHapticEngine
+        let player: any CHHapticAdvancedPatternPlayer
+        do {
+            engine = try CHHapticEngine(options: options)
+            player = try engine.makeAdvancedPlayer(with: pattern)
+        } catch {
+            throw commandFailure(error, patternPath: path)
+        }
+        do {
+            try engine.start()
+        } catch let error as CHHapticError {
+            throw CommandFailure(.unavailable, error.message)
+        }
+        let started = ContinuousClock.now
+        do {
+            try player.start(atTime: CHHapticTimeImmediate)
+        } catch {
+            engine.stop()
+            throw commandFailure(error, patternPath: path)
+        }
+        let state = player as? ThrumPlayerState
+        while true {
+            if interrupt.signalNumber != 0 {
+                engine.stopDrainingOutput()
+                console.error("thrum play: interrupted; device '\(device)' drained and closed")
+                return .interrupted
+            }
+            if !engine.isRunning {
+                throw CommandFailure(
+                    .unavailable,
+                    "ALSA device '\(device)' failed while playing: \(engine.lastDeviceError ?? "it stopped")")
+            }
+            if let end = state?.endFrame {
+                let heard = engine.currentTime * options.sampleRate
+                if heard >= Double(end) + Double(engine.bufferFrames) { break }
+            }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        let xruns = engine.xrunCount
+        if let warning = engine.startWarning, console.errIsTerminal { console.error("thrum play: note: \(warning)") }
+        engine.stopDrainingOutput()
+        let seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18
+            + Double((ContinuousClock.now - started).components.seconds)
+        console.print(
+            "played \(path) on '\(device)': \(String(format: "%.3f", seconds)) s, \(xruns) xrun\(xruns == 1 ? "" : "s")")
+        return .ok
+    })
+
+let devicesCommand = Subcommand(
+    spec: CommandSpec(
+        name: "devices",
+        summary: "List the ALSA playback devices (names for --device).",
+        positionalUsage: "", minPositionals: 0, maxPositionals: 0,
+        options: [OptionSpec("json", help: "print the list as JSON for tools")],
+        details: "The first column is the name to pass to 'thrum play --device'."),
+    run: { arguments, console in
+        let devices = ALSADevices.playbackDevices()
+        if arguments.flag("json") {
+            console.print(
+                try jsonText(
+                    devices.map { ["name": $0.name, "description": $0.description, "default": $0.isDefault] }))
+            return .ok
+        }
+        if devices.isEmpty {
+            console.print("no ALSA playback devices (is libasound2 configured? try 'aplay -L')")
+            return .unavailable
+        }
+        let width = (devices.map(\.name.count).max() ?? 0) + 2
+        for device in devices {
+            let description = device.description.split(separator: "\n").joined(separator: " — ")
+            console.print(device.name.padding(toLength: width, withPad: " ", startingAt: 0) + description)
+        }
+        return .ok
+    })
