@@ -25,10 +25,23 @@ final class EngineCore: ALSARenderSource {
         audioL = .allocate(capacity: blockFrames)
         audioR = .allocate(capacity: blockFrames)
         haptic = .allocate(capacity: blockFrames)
-        // Warm-up: one silent block so first-use runtime work happens here, not on the render thread.
-        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: 64 * channelMap.channelCount)
-        render(into: scratch, frameCount: 64, channelCount: channelMap.channelCount)
-        scratch.deallocate()
+        Self.warmUp(configuration: configuration, channelMap: channelMap)
+    }
+
+    /// Renders one silent block through a throwaway renderer, so first-use runtime work (type metadata,
+    /// lazy globals) happens here on the control side, not on the render thread, and the engine clock
+    /// still starts at frame 0.
+    private static func warmUp(configuration: RendererConfiguration, channelMap: ChannelMap) {
+        var small = configuration
+        small.maxVoices = 1
+        small.maxPlayers = 1
+        small.maxBlockFrames = 64
+        let renderer = Renderer(configuration: small)
+        let buses = UnsafeMutablePointer<Float>.allocate(capacity: 64 * (3 + channelMap.channelCount))
+        buses.initialize(repeating: 0, count: 64 * (3 + channelMap.channelCount))
+        renderer.render(frameCount: 64, into: buses, buses + 64, buses + 128)
+        channelMap.interleave(audioL: buses, audioR: buses + 64, haptic: buses + 128, frameCount: 64, into: buses + 192)
+        buses.deallocate()
     }
 
     deinit {
