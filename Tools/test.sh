@@ -1,9 +1,26 @@
 #!/usr/bin/env bash
-# Runs Thrum's whole test suite: installs missing system packages, starts a PulseAudio null sink
-# for the real-time tests (reached through ALSA's `pulse` device), runs `swift test`, stops the server.
+# Runs Thrum's whole test suite:
+#   1. installs missing system packages (Tools/system-packages.sh test),
+#   2. builds the package and its tests,
+#   3. runs every test except the real-time ones, in parallel,
+#   4. starts a PulseAudio null sink (Tools/pulse-null-sink.sh) and runs the real-time tests
+#      (suites named *RealTime* or *PulseAudio*) one at a time, never beside other tests,
+#   5. runs the engine and render tests again under ThreadSanitizer (own build folder .build-tsan).
+# Set THRUM_SKIP_TSAN=1 to skip step 5 while iterating.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 "$root/Tools/system-packages.sh" test
-swift build --build-tests 2>&1 | tail -n 3
-swift test --skip-build --parallel --num-workers 2
+
+realtime='RealTime|PulseAudio'
+swift build --build-tests
+swift test --skip-build --skip "$realtime"
+
+eval "$("$root/Tools/pulse-null-sink.sh" start)"
+trap '"$root/Tools/pulse-null-sink.sh" stop >/dev/null 2>&1 || true' EXIT
+swift test --skip-build --no-parallel --filter "$realtime"
+
+if [[ "${THRUM_SKIP_TSAN:-0}" != "1" ]]; then
+    swift test --scratch-path "$root/.build-tsan" --sanitize=thread \
+        --filter 'EngineOfflineTests|RenderCoreTests|ALSAOutputTests|RealTime' --no-parallel
+fi

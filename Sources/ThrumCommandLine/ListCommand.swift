@@ -1,0 +1,38 @@
+import AHAPCodec
+import Foundation
+import ThrumModel
+
+let listCommand = Subcommand(
+    spec: CommandSpec(
+        name: "list",
+        summary: "List the bundled patterns (play or render them by name).",
+        positionalUsage: "", minPositionals: 0, maxPositionals: 0,
+        options: [OptionSpec("json", help: "print the list as JSON for tools")],
+        details: "Names are case-insensitive and may omit .ahap: 'thrum play heartbeat'."),
+    run: { arguments, console in
+        guard let folder = BundledResources.patterns,
+            let names = try? FileManager.default.contentsOfDirectory(atPath: folder)
+        else {
+            throw CommandFailure(.noInput, "the bundled patterns were not found (set THRUM_RESOURCES to Thrum's Resources folder)")
+        }
+        var rows: [(name: String, duration: Double, description: String)] = []
+        for file in names.sorted() where file.hasSuffix(".ahap") {
+            let result = AHAPDecoder.decode(contentsOfFile: folder + "/" + file)
+            guard let pattern = result.pattern else { continue }
+            let description = pattern.metadata.first { $0.key == "Description" }?.value ?? ""
+            rows.append((String(file.dropLast(5)), pattern.duration, description))
+        }
+        if arguments.flag("json") {
+            console.print(
+                try jsonText(rows.map { ["name": $0.name, "duration": $0.duration, "description": $0.description] }))
+            return .ok
+        }
+        let width = (rows.map(\.name.count).max() ?? 0) + 2
+        for row in rows {
+            let firstSentence = row.description.components(separatedBy: ". ").first ?? ""
+            console.print(
+                row.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                    + String(format: "%6.2f s  ", row.duration) + firstSentence)
+        }
+        return .ok
+    })
