@@ -139,3 +139,52 @@ struct PulseAudioTests {
         #expect(playback.lastError == nil)
     }
 }
+
+/// Kills a private PulseAudio server under a running playback: the thread must fail cleanly.
+@Suite("ALSAOutput device failure through PulseAudio", .serialized, .enabled(if: pulseTestsEnabled))
+struct PulseAudioFailureTests {
+    private static let script = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Tools/pulse-null-sink.sh").path
+
+    /// Runs the script with `system()`: Foundation's `Process.waitUntilExit` hangs here when the
+    /// script leaves background children (pulseaudio, pacat) behind.
+    private func runScript(_ command: String, runtime: String) throws -> Int32 {
+        let status = system("env -u PULSE_SERVER THRUM_PULSE_RUNTIME='\(runtime)' bash '\(Self.script)' \(command) >/dev/null 2>&1")
+        return (status >> 8) & 0xff
+    }
+
+    @Test func serverDeathFailsPlaybackAndCallsOnFailureOnce() throws {
+        let runtime = "/tmp/thrum-pulse-failtest-\(getpid())"
+        #expect(try runScript("start", runtime: runtime) == 0)
+        defer { _ = try? runScript("stop", runtime: runtime) }
+        let text = """
+            pcm.doomed { type pulse server "unix:\(runtime)/native" }
+            """
+        let playback = try ALSAPlayback(
+            configuration: ALSADeviceConfiguration(source: .configuration(text: text, pcmName: "doomed")))
+        let calls = Atomic<Int>(0)
+        let reported = Mutex<ALSAError?>(nil)
+        let progress = SourceProgress()
+        try playback.start(
+            source: FunctionSource(progress: progress, expectedFrameCount: 256, sample: toneSample),
+            onFailure: { [playback] error in
+                reported.withLock { $0 = error }
+                // Allowed on the notifier thread: joins the already-exited playback thread.
+                playback.stop()
+                calls.add(1, ordering: .releasing)
+            })
+        #expect(waitUntil(timeout: 3) { playback.framesWritten >= 12_000 })
+        #expect(try runScript("stop", runtime: runtime) == 0)
+        #expect(waitUntil(timeout: 5) { calls.load(ordering: .acquiring) == 1 })
+        usleep(100_000)
+        #expect(calls.load(ordering: .acquiring) == 1)
+        #expect(playback.state == .failed)
+        let error = try #require(playback.lastError)
+        #expect(reported.withLock { $0 } == error)
+        #expect(error.description.contains("'doomed'"))
+        #expect(error.description.contains("failed during playback"))
+        playback.close()
+        #expect(playback.state == .closed)
+    }
+}
