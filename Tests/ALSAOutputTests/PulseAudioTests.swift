@@ -54,6 +54,7 @@ private final class MonitorRecorder {
     }
 }
 
+extension ALSAOutputSuites {
 @Suite("ALSAOutput through PulseAudio", .serialized, .enabled(if: pulseTestsEnabled))
 struct PulseAudioTests {
     private func pulseConfiguration() -> ALSADeviceConfiguration {
@@ -77,11 +78,17 @@ struct PulseAudioTests {
         let total = 96_000  // 2 s
         let progress = SourceProgress()
         let clock = ContinuousClock()
-        let started = clock.now
         try playback.start(
             source: FunctionSource(progress: progress, expectedFrameCount: 256, limit: lead + total) { frame, channel in
                 frame < lead ? 0 : toneSample(frame: frame - lead, channel: channel)
             })
+        // Pacing: from the moment the device buffer is full (the stream runs) until one more
+        // lead + total frames were accepted, the wall time must be (lead + total) / rate.
+        // Measured from the stream start, not from `start()`, so PulseAudio's start-up latency (up to
+        // ~0.6 s seen on a loaded 2-core machine) does not count.
+        #expect(waitUntil(timeout: 3) { playback.framesWritten >= UInt64(playback.bufferFrames) })
+        let started = clock.now
+        #expect(playback.isRealtime || playback.realtimeWarning != nil)
         #expect(waitUntil(timeout: 5) { playback.framesWritten >= UInt64(lead + total + playback.bufferFrames) })
         let elapsed = clock.now - started
         playback.stop(drain: true)
@@ -140,9 +147,11 @@ struct PulseAudioTests {
     }
 }
 
+}
+
 /// Kills a private PulseAudio server under a running playback: the thread must fail cleanly.
-@Suite("ALSAOutput device failure through PulseAudio", .serialized, .enabled(if: pulseTestsEnabled))
-struct PulseAudioFailureTests {
+/// An extension of `PulseAudioTests` so it never runs concurrently with the timing-sensitive tests.
+extension ALSAOutputSuites.PulseAudioTests {
     private static let script = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Tools/pulse-null-sink.sh").path
@@ -157,7 +166,10 @@ struct PulseAudioFailureTests {
     @Test func serverDeathFailsPlaybackAndCallsOnFailureOnce() throws {
         let runtime = "/tmp/thrum-pulse-failtest-\(getpid())"
         #expect(try runScript("start", runtime: runtime) == 0)
-        defer { _ = try? runScript("stop", runtime: runtime) }
+        defer {
+            _ = try? runScript("stop", runtime: runtime)
+            _ = system("rm -rf '\(runtime)'")
+        }
         let text = """
             pcm.doomed { type pulse server "unix:\(runtime)/native" }
             """
