@@ -115,6 +115,7 @@ final class PlaybackWorker: @unchecked Sendable {
 
     /// The playback thread's body.
     func run() {
+        thrum_thread_set_name("thrum-alsa")
         thrum_disable_denormals()
         shared.threadPolicy.store(thrum_thread_sched_policy(), ordering: .relaxed)
         let (code, operation) = loop()

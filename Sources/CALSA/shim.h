@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <xmmintrin.h>
@@ -93,4 +94,9 @@ static void thrum_alsa_silent_error_handler(const char *file, int line, const ch
 /// Turns alsa-lib's own stderr messages ("ALSA lib conf.c:…") off (quiet != 0) or back on.
 static inline void thrum_alsa_set_quiet(int quiet) {
     snd_lib_error_set_handler(quiet ? thrum_alsa_silent_error_handler : NULL);
+}
+
+/// Names the calling thread (at most 15 characters are kept), as shown by `ps -L` and debuggers.
+static inline void thrum_thread_set_name(const char *name) {
+    prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
 }

@@ -6,6 +6,7 @@ import Testing
 
 private func requireSendable<T: Sendable>(_: T.Type) {}
 
+extension ALSAOutputSuites {
 @Suite("ALSAOutput (hermetic)")
 struct ALSAOutputHermeticTests {
     @Test func publicTypesAreSendable() {
@@ -178,4 +179,5 @@ struct ALSAOutputHermeticTests {
         playback.stop()
         playback.close()
     }
+}
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Testing
 
 @testable import ALSAOutput
 
@@ -77,3 +78,7 @@ func fileOverNullConfiguration(name: String, path: String) -> String {
 func temporaryPath(_ stem: String) -> String {
     NSTemporaryDirectory() + "thrum-\(stem)-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).raw"
 }
+
+/// Parent of every ALSAOutput suite, serialized: the hermetic tests drive unpaced `null` devices flat out,
+/// which on a 2-core machine starves PulseAudio and causes real xruns in the timing tests.
+@Suite("ALSAOutput", .serialized) enum ALSAOutputSuites {}
