@@ -1,3 +1,4 @@
+import ALSAOutput
 import AudioResources
 import Foundation
 import Glibc
@@ -170,6 +171,9 @@ func benchLatency(runs: Int) throws {
         emit(Row(figure: "Same, to first non-zero sample at `null.monitor` (adds device buffer + PulseAudio)", value: "\(fmt(median(toMonitor), 1)) ms (median of \(toMonitor.count), max \(fmt(toMonitor.max() ?? 0, 1)))", target: "—", command: command))
     }
 
+    progress("latency: start-up breakdown through ALSAOutput (with and without mlockall)")
+    try benchStartupBreakdown(runs: runs, command: command)
+
     guard let thrum = thrumExecutable() else {
         note("latency: `thrum` not found next to thrum-bench; build it (swift build -c release --product thrum) for the process figure")
         return
@@ -204,6 +208,7 @@ func benchRSS() throws {
     let command = "`thrum-bench rss`"
     let live = pulseAvailable()
     let pattern = try livePattern(length: 5)
+    let before = Double(procStatusKB("VmHWM") ?? 0) / 1024
     if live {
         progress("rss: playing a 5 s pattern live through pulse")
         _ = try playLive(pattern, length: 5, options: liveOptions())
@@ -221,7 +226,8 @@ func benchRSS() throws {
         engine.stop()
     }
     let hwm = Double(procStatusKB("VmHWM") ?? 0) / 1024
-    emit(Row(figure: "Peak RSS (VmHWM) of thrum-bench playing a 5 s pattern \(live ? "live through `pulse`" : "offline (no pulse server)")", value: "\(fmt(hwm, 1)) MB", target: "—", command: command))
+    let locked = Double(procStatusKB("VmLck") ?? 0) / 1024
+    emit(Row(figure: "Peak RSS (VmHWM) of thrum-bench playing a 5 s pattern \(live ? "live through `pulse`" : "offline (no pulse server)")", value: "\(fmt(hwm, 1)) MB (before the engine: \(fmt(before, 1)) MB; locked by mlockall: \(fmt(locked, 1)) MB)", target: "—", command: command))
 }
 
 // MARK: - xruns
@@ -288,4 +294,51 @@ func benchXruns(loads: [Bool]) throws {
         }
     }
     note("xruns: Thrum counts recovered xruns (engine.xrunCount); aplay's are the \"underrun!!!\" lines it prints; aplay plays a WAV of the same pattern rendered by Thrum; \"other core busy\" = `yes > /dev/null` running alongside")
+}
+
+// MARK: - Start-up breakdown (ALSAOutput directly)
+
+/// A silent render source.
+final class SilentSource: ALSARenderSource {
+    func render(into buffer: UnsafeMutablePointer<Float>, frameCount: Int, channelCount: Int) {
+        buffer.update(repeating: 0, count: frameCount * channelCount)
+    }
+}
+
+/// Opens `pulse` with ALSAOutput and starts a silent source: (open ms, start ms, first period written ms).
+func alsaStartup(lockMemory: Bool) throws -> (open: Double, start: Double, firstWrite: Double) {
+    let configuration = ALSADeviceConfiguration(
+        source: .named("pulse"), sampleRate: 48_000, channels: 2, periodFrames: 256, periodCount: 4,
+        requireExactRate: true, realtimePriority: 70, lockMemory: lockMemory)
+    let t0 = nowNanos()
+    let playback = try ALSAPlayback(configuration: configuration)
+    let t1 = nowNanos()
+    try playback.start(source: SilentSource())
+    let t2 = nowNanos()
+    let deadline = t0 + 3_000_000_000
+    while playback.framesWritten == 0 && nowNanos() < deadline { usleep(50) }
+    let t3 = nowNanos()
+    playback.stop()
+    playback.close()
+    return (Double(t1 - t0) / 1e6, Double(t2 - t1) / 1e6, Double(t3 - t0) / 1e6)
+}
+
+func benchStartupBreakdown(runs: Int, command: String) throws {
+    for lock in [true, false] {
+        var opens: [Double] = []
+        var starts: [Double] = []
+        var firsts: [Double] = []
+        for _ in 0..<runs {
+            let r = try alsaStartup(lockMemory: lock)
+            opens.append(r.open)
+            starts.append(r.start)
+            firsts.append(r.firstWrite)
+            usleep(100_000)
+        }
+        emit(
+            Row(
+                figure: "ALSAOutput on `pulse`, \(lock ? "with `mlockall(MCL_CURRENT)` (engine default)" : "without `mlockall`"): open / start / open → first period written",
+                value: "\(fmt(median(opens), 1)) / \(fmt(median(starts), 1)) / \(fmt(median(firsts), 1)) ms (medians of \(runs))",
+                target: "—", command: command))
+    }
 }
