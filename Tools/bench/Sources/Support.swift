@@ -141,7 +141,12 @@ func systemDescription() -> [String] {
     let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
         .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "?" } ?? "?"
     let cores = ProcessInfo.processInfo.activeProcessorCount
-    return ["- Date: \(date)", "- Kernel: `\(uname)`", "- CPU: \(model), \(cores) core\(cores == 1 ? "" : "s")"]
+    let load = ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?").split(separator: " ").prefix(3)
+        .joined(separator: " ")
+    return [
+        "- Date: \(date)", "- Kernel: `\(uname)`", "- CPU: \(model), \(cores) core\(cores == 1 ? "" : "s")",
+        "- Load average (1/5/15 min) when the table was printed: \(load) (other processes on the machine add noise)",
+    ]
 }
 
 /// A field of /proc/self/status in kB (VmHWM, VmRSS, …).
