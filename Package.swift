@@ -50,6 +50,13 @@ let package = Package(
         .testTarget(
             name: "ThrumCommandLineTests", dependencies: ["ThrumCommandLine"], exclude: ["Snapshots"],
             swiftSettings: strict),
+
+        // Benchmark harness (Tools/bench, run by Tools/benchmark.sh). The malloc-counting shim interposes on
+        // malloc/free, so only thrum-bench links it, never a test binary.
+        .target(name: "CMallocCounter", path: "Tools/bench/CMallocCounter"),
+        .executableTarget(
+            name: "thrum-bench", dependencies: ["Thrum", "RenderCore", "AudioResources", "ALSAOutput", "CMallocCounter"],
+            path: "Tools/bench/Sources", swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

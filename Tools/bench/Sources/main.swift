@@ -1,0 +1,92 @@
+// thrum-bench: Thrum's benchmark suite (Tools/benchmark.sh runs `thrum-bench all`).
+import Foundation
+import Glibc
+
+let usage = """
+    usage: thrum-bench COMMAND [options]
+      throughput [--runs N]   600 s of haptics to a 3-ch float WAV vs sox
+      voices                  render cost per 256-frame period at 1/16/64 voices
+      alloc                   heap allocations in 2000 periods at 64 voices (exit 1 if not 0)
+      sanity                  shows that the malloc counter counts (exit 1 if not)
+      latency [--runs N]      start to first frame, live on ALSA `pulse`
+      rss                     peak RSS playing a 5 s pattern
+      xruns [--no-load]       period/xrun matrix vs aplay on `pulse`
+      all [--no-load] [--runs N]  everything above, as a markdown table
+    """
+
+func intOption(_ name: String, default value: Int) -> Int {
+    let args = CommandLine.arguments
+    if let i = args.firstIndex(of: name), i + 1 < args.count, let n = Int(args[i + 1]), n > 0 { return n }
+    return value
+}
+
+func runAll() -> Int32 {
+    let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    let noLoad = CommandLine.arguments.contains("--no-load")
+    let runs = intOption("--runs", default: 1)
+    let steps: [[String]] = [
+        ["throughput", "--runs", "\(runs)"], ["voices"], ["alloc"], ["latency"], ["rss"],
+        noLoad ? ["xruns", "--no-load"] : ["xruns"],
+    ]
+    var rows: [String] = []
+    var notes: [String] = []
+    var status: Int32 = 0
+    for step in steps {
+        progress("== \(step.joined(separator: " "))")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: own)
+        process.arguments = step
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.standardError
+        do {
+            try process.run()
+        } catch {
+            notes.append("\(step[0]): could not start: \(error)")
+            status = 1
+            continue
+        }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("| ") { rows.append(String(line)) }
+            if line.hasPrefix("note: ") { notes.append(String(line.dropFirst(6))) }
+        }
+        if process.terminationStatus != 0 {
+            notes.append("`thrum-bench \(step[0])` exited with status \(process.terminationStatus)")
+            status = 1
+        }
+    }
+    var out = ["# Thrum benchmark results", ""]
+    out += systemDescription()
+    out += ["- Command: `Tools/benchmark.sh` (builds `thrum-bench` in release, starts the PulseAudio null sink, runs `thrum-bench all`)", ""]
+    out += ["| figure | value | target | command |", "|---|---|---|---|"]
+    out += rows
+    if !notes.isEmpty {
+        out += ["", "Notes:", ""]
+        out += notes.map { "- \($0)" }
+    }
+    print(out.joined(separator: "\n"))
+    return status
+}
+
+let command = CommandLine.arguments.dropFirst().first ?? ""
+do {
+    switch command {
+    case "throughput": try benchThroughput(runs: intOption("--runs", default: 1))
+    case "voices": try benchVoices()
+    case "alloc": exit(try benchAlloc())
+    case "sanity": exit(benchSanity())
+    case "latency": try benchLatency(runs: intOption("--runs", default: 10))
+    case "rss": try benchRSS()
+    case "xruns": try benchXruns(loads: CommandLine.arguments.contains("--no-load") ? [false] : [false, true])
+    case "all": exit(runAll())
+    default:
+        FileHandle.standardError.write(Data((usage + "\n").utf8))
+        exit(command.isEmpty || command == "help" || command == "--help" ? 0 : 64)
+    }
+} catch {
+    FileHandle.standardError.write(Data("thrum-bench \(command): \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Thrum's benchmark suite: builds thrum-bench (and thrum, for the `thrum play` start-up figure) in release,
+# starts a private PulseAudio null sink (ALSA device `pulse`), runs `thrum-bench all`, stops the server
+# and prints the markdown table.
+#
+#   Tools/benchmark.sh            # print the table
+#   Tools/benchmark.sh --write    # also write Tools/benchmark-results.md
+#   Tools/benchmark.sh --no-load  # skip the "other core busy" half of the xrun matrix
+# Other options are passed to `thrum-bench all` (e.g. --runs 5 for the throughput median).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+write=0
+args=()
+for arg in "$@"; do
+    case "$arg" in
+        --write) write=1 ;;
+        *) args+=("$arg") ;;
+    esac
+done
+
+echo "benchmark: building thrum-bench and thrum (release)…" >&2
+swift build -c release --product thrum-bench >&2
+swift build -c release --product thrum >&2
+bin="$(swift build -c release --show-bin-path)"
+
+# A server of our own, so the benchmark neither uses nor stops one that tests are running against.
+export THRUM_PULSE_RUNTIME="${THRUM_PULSE_RUNTIME:-/tmp/thrum-pulse-bench-$$}"
+stop_pulse() { "$root/Tools/pulse-null-sink.sh" stop >/dev/null 2>&1 || true; rm -rf "$THRUM_PULSE_RUNTIME"; }
+trap stop_pulse EXIT
+if env_lines="$("$root/Tools/pulse-null-sink.sh" start)"; then
+    eval "$env_lines"
+else
+    echo "benchmark: the PulseAudio null sink did not start; live figures are skipped" >&2
+fi
+
+out="$(mktemp)"
+status=0
+"$bin/thrum-bench" all ${args[@]+"${args[@]}"} >"$out" || status=$?
+cat "$out"
+if [[ $write == 1 ]]; then
+    cp "$out" "$root/Tools/benchmark-results.md"
+    echo "benchmark: wrote Tools/benchmark-results.md" >&2
+fi
+rm -f "$out"
+exit $status
