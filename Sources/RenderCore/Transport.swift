@@ -276,7 +276,9 @@ extension Renderer {
             let position = paused ? players[slot].heldSeconds : players[slot].position(at: frame)
             players[slot].loopSeconds = length
             if length == 0 {
+                // The current pass runs on to the pattern's end.
                 players[slot].loopWrapFrame = .max
+                players[slot].endFrame = players[slot].frame(at: pattern.duration)
             } else if position < length {
                 // The current pass ends at the new loop end, timed from the current anchor (nothing moves).
                 players[slot].loopOrigin = players[slot].anchorFrame

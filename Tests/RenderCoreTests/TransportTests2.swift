@@ -221,7 +221,9 @@ struct TransportMixTests {
     func loopChanges() throws {
         let times = [0.01, 0.05, 0.09]
         let p = try compile(
-            PatternData(events: times.map { event(.hapticTransient, $0, [(.hapticIntensity, 0.5)]) }), rate: Self.sr)
+            PatternData(
+                events: times.map { event(.hapticTransient, $0, [(.hapticIntensity, 0.5)]) },
+                parameters: [DynamicParameterData(id: .audioPanControl, value: 0, time: 0.2)]), rate: Self.sr)
         let (_, r) = render(rate: Self.sr, frames: 5000) { r in
             r.enableOnsetLog(capacity: 64)
             r.startPlayer(0, pattern: p, atFrame: 0)
@@ -233,7 +235,7 @@ struct TransportMixTests {
             onsetFrames(r) == [80, 400, 560, 880, 1040, 1300 + 80, 1540 + 80, 1780 + 80, 1780 + 400, 1780 + 720])
         #expect(!r.setLoop(0, loopEnd: -1, atFrame: 0))
         let n = try #require(r.nextNotification())
-        #expect(n.reason == .finished)
+        #expect(n.reason == .finished && n.frame == UInt64(1780 + 1600))
     }
 
     @Test("loop count and position are published")
