@@ -32,6 +32,11 @@ struct Voice {
     // Stop fade: gain 1 − (age − fadeStart) × fadeSlope; fadeSlope 0 while not stopping.
     var fadeStart: Int = 0
     var fadeSlope: Float = 0
+    // Resume fade-in: gain min(fadeInBias + (age − fadeInStart) × fadeInSlope, 1); exactly 1 when unused
+    // (bias 1, slope 0), so voices that never resumed render bit-identically to before.
+    var fadeInStart: Int = 0
+    var fadeInSlope: Float = 0
+    var fadeInBias: Float = 1
 
     // Oscillator.
     var phase: Float = 0
@@ -70,7 +75,9 @@ struct Voice {
     }
 
     @inline(__always)
-    func fade(_ a: Int) -> Float { 1 - Float(a - fadeStart) * fadeSlope }
+    func fade(_ a: Int) -> Float {
+        (1 - Float(a - fadeStart) * fadeSlope) * min(fadeInBias + Float(a - fadeInStart) * fadeInSlope, 1)
+    }
 
     /// Sets the envelope breakpoints. `duration` in frames (0 = none), `sustained` picks AR or AD.
     mutating func setEnvelope(attack: Int, decay: Int, release: Int, duration: Int, sustained: Bool) {
@@ -96,6 +103,14 @@ struct Voice {
         fadeStart = age
         fadeSlope = 1 / Float(frames)
         end = min(end, age + frames)
+    }
+
+    /// Starts a linear fade-in of `frames` at the current age (used when a paused voice resumes):
+    /// gain 0 at the first resumed frame, 1 after `frames`.
+    mutating func beginFadeIn(frames: Int) {
+        fadeInStart = age
+        fadeInSlope = 1 / Float(frames)
+        fadeInBias = 0
     }
 }
 
