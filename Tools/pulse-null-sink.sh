@@ -38,12 +38,12 @@ start() {
     printf 'autospawn = no\n' >"$RUNTIME/client.conf"
     # -n: no default.pa; --system=false with root prints a warning but works.
     HOME="$RUNTIME" XDG_CONFIG_HOME="$RUNTIME" \
-        pulseaudio -n --daemonize=no --system=false --exit-idle-time=-1 --disallow-exit \
+        setsid pulseaudio -n --daemonize=no --system=false --exit-idle-time=-1 --disallow-exit \
         --use-pid-file=no --log-target=stderr --log-level=notice \
         -L "module-null-sink sink_name=null rate=48000 channels=2 format=float32le" \
         -L "module-native-protocol-unix auth-anonymous=1 socket=$RUNTIME/native" \
         -L "module-always-sink" \
-        >"$LOG" 2>&1 &
+        </dev/null >"$LOG" 2>&1 &
     echo $! >"$PIDFILE"
     for _ in $(seq 1 100); do
         if pactl info >/dev/null 2>&1; then break; fi
@@ -61,7 +61,7 @@ start() {
     fi
     pactl set-default-sink null
     # A permanent zero stream keeps the sink running (no suspend, steady clock).
-    pacat --latency-msec=20 --format=float32le --rate=48000 --channels=2 --raw /dev/zero >/dev/null 2>&1 &
+    setsid pacat --latency-msec=20 --format=float32le --rate=48000 --channels=2 --raw /dev/zero </dev/null >/dev/null 2>&1 &
     echo $! >"$PACAT_PIDFILE"
     print_env
 }

@@ -196,7 +196,7 @@ public final class CHHapticEngine: @unchecked Sendable {
             let device = ALSADeviceConfiguration(
                 source: source, sampleRate: Int(options.sampleRate), channels: options.channelMap.channelCount,
                 periodFrames: options.periodFrames, periodCount: options.periodCount, requireExactRate: true,
-                realtimePriority: options.realtimePriority)
+                realtimePriority: options.realtimePriority, lockMemory: options.lockMemory)
             let playback: ALSAPlayback
             do {
                 playback = try ALSAPlayback(configuration: device)

@@ -1,0 +1,132 @@
+import Foundation
+import Synchronization
+import Testing
+import Thrum
+
+/// Real-time tests through a PulseAudio null sink reached with ALSA's `pulse` device.
+/// `Tools/test.sh` starts the server (Tools/pulse-null-sink.sh) and runs these alone.
+let pulseAvailable = ProcessInfo.processInfo.environment["THRUM_PULSE_TESTS"] == "1"
+
+/// Records the null sink's monitor as raw float32 stereo 48 kHz.
+final class MonitorCapture {
+    let path = NSTemporaryDirectory() + "thrum-monitor-\(UUID().uuidString).raw"
+    let process = Process()
+
+    init() throws {
+        FileManager.default.createFile(atPath: path, contents: nil)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/parec")
+        process.arguments = [
+            "--device=null.monitor", "--format=float32le", "--rate=48000", "--channels=2", "--raw",
+            "--latency-msec=10",
+        ]
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try process.run()
+        usleep(400_000)  // let parec connect before anything plays
+    }
+
+    func finish() -> [Float] {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        defer { unlink(path) }
+        let data = FileManager.default.contents(atPath: path) ?? Data()
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+}
+
+/// Runs Tools/pulse-null-sink.sh (through `system`: Foundation's Process waits for the daemon it leaves).
+func pulseScript(_ command: String) {
+    let script = packageRoot.appendingPathComponent("Tools/pulse-null-sink.sh").path
+    _ = system("bash '\(script)' \(command) >/dev/null 2>&1")
+}
+
+@Suite(.serialized, .enabled(if: pulseAvailable))
+struct EngineRealTimeTests {
+    func options(_ output: CHHapticEngine.Output) -> CHHapticEngine.Options {
+        var options = CHHapticEngine.Options()
+        options.output = output
+        options.sampleRate = 48000
+        options.periodFrames = 256
+        options.periodCount = 4
+        options.channelMap = .speakers
+        options.resourceRoots = [packageRoot.appendingPathComponent("Resources/Audio").path]
+        return options
+    }
+
+    func offlineRender(_ pattern: CHHapticPattern) throws -> [Float] {
+        let engine = try CHHapticEngine(options: options(.offline))
+        try engine.start()
+        let player = try engine.makePlayer(with: pattern)
+        try player.start(atTime: 0)
+        var output: [Float] = []
+        while (player as? ThrumPlayerState)?.endFrame == nil { output += try render(engine, frames: 256) }
+        let end = Int((player as? ThrumPlayerState)?.endFrame ?? 0)
+        return Array(output[0..<(end * 2)])
+    }
+
+    @Test(arguments: ["countdown", "click-with-sound"])
+    func playsBitExactInRealTimeWithoutXruns(name: String) throws {
+        let pattern = try CHHapticPattern(
+            contentsOf: packageRoot.appendingPathComponent("Resources/Patterns/\(name).ahap"))
+        let expected = try offlineRender(pattern)
+        let capture = try MonitorCapture()
+        let engine = try CHHapticEngine(options: options(.device("pulse")))
+        try engine.start()
+        let player = try engine.makePlayer(with: pattern)
+        // Start 0.3 s into the stream: PulseAudio drops the first frames of a new stream from the monitor.
+        try player.start(atTime: 0.3)
+        let started = Date()
+        let state = try #require(player as? ThrumPlayerState)
+        while state.endFrame == nil && Date().timeIntervalSince(started) < 15 { usleep(2000) }
+        let wall = Date().timeIntervalSince(started)
+        Thread.sleep(forTimeInterval: 0.2)
+        let xruns = engine.xrunCount
+        engine.stopDrainingOutput()
+        Thread.sleep(forTimeInterval: 0.1)
+        let captured = capture.finish()
+
+        #expect(xruns == 0)
+        let duration = Double(expected.count / 2) / 48000
+        #expect(abs(wall - (duration + 0.3)) < 0.35, "wall \(wall) s for a \(duration) s pattern")
+        let capturedStart = try #require(captured.firstIndex { $0 != 0 })
+        let expectedStart = try #require(expected.firstIndex { $0 != 0 })
+        let shift = capturedStart - expectedStart
+        #expect(shift >= 0 && shift % 2 == 0)
+        let window = Array(captured[shift..<min(captured.count, shift + expected.count)])
+        #expect(window.count == expected.count)
+        #expect(window == expected, "captured signal differs from the offline render")
+    }
+
+    @Test func deviceLossStopsTheEngineAndRecoveryCallsReset() throws {
+        let pattern = try CHHapticPattern(
+            contentsOf: packageRoot.appendingPathComponent("Resources/Patterns/textured-drag.ahap"))
+        let engine = try CHHapticEngine(options: options(.device("pulse")))
+        let reasons = Mutex<[CHHapticEngine.StoppedReason]>([])
+        let resets = Mutex(0)
+        engine.stoppedHandler = { reason in reasons.withLock { $0.append(reason) } }
+        engine.resetHandler = { resets.withLock { $0 += 1 } }
+        try engine.start()
+        let player = try engine.makePlayer(with: pattern)
+        try player.start(atTime: 0)
+        Thread.sleep(forTimeInterval: 0.5)
+        pulseScript("stop")
+        let lost = Date()
+        while engine.isRunning && Date().timeIntervalSince(lost) < 5 { usleep(10_000) }
+        #expect(!engine.isRunning, "the engine noticed the server going away")
+        #expect(reasons.withLock { $0 } == [.systemError])
+        #expect(engine.lastDeviceError != nil)
+
+        pulseScript("start")
+        let back = Date()
+        while resets.withLock({ $0 }) == 0 && Date().timeIntervalSince(back) < 10 { usleep(20_000) }
+        #expect(resets.withLock { $0 } == 1)
+        try engine.start()
+        let again = try engine.makePlayer(with: pattern)
+        try again.start(atTime: 0)
+        // A fresh PulseAudio server holds the first write of a stream for up to ~2 s.
+        let restarted = Date()
+        while engine.currentTime < 0.1 && Date().timeIntervalSince(restarted) < 5 { usleep(10_000) }
+        #expect(engine.isRunning, "after the restart: \(engine.lastDeviceError ?? "no error")")
+        #expect(engine.currentTime > 0.1)
+        engine.stop()
+    }
+}
