@@ -708,7 +708,7 @@ public final class Renderer {
             case .scheduled:
                 next = min(next, players[slot].startFrame)
             case .playing:
-                next = min(next, players[slot].nextEventFrame, players[slot].nextControlFrame, players[slot].stopFrame)
+                next = min(min(next, players[slot].nextEventFrame), min(players[slot].nextControlFrame, players[slot].stopFrame))
                 next = min(next, players[slot].loopWrapFrame)
             case .paused:
                 next = min(next, players[slot].stopFrame)
