@@ -170,6 +170,8 @@ struct Player {
     var loopWrapFrame: Int = .max
     /// Loop iterations completed since the start (reported; seeks and rate changes keep it).
     var loopCount: Int = 0
+    /// Passes to play in all when looping (0 = forever): the last pass runs on to the pattern's end.
+    var passLimit: Int = 0
     /// Frame at which the player paused (phase `.paused`).
     var pauseFrame: Int = 0
     /// Position shown while paused or stopping.
@@ -361,13 +363,16 @@ public final class Renderer {
     ///   - pattern: compiled at this renderer's sample rate.
     ///   - atFrame: engine frame of the pattern's time 0 (or of a pending seek's offset).
     ///   - playbackRate: > 0; scales pattern time (event times, durations, curves), never pitch.
-    ///   - loopEnd: nil = no loop; otherwise loop the pattern time 0 ..< loopEnd seconds forever
+    ///   - loopEnd: nil = no loop; otherwise loop the pattern time 0 ..< loopEnd seconds
     ///     (0 = the pattern's duration). Loop seams are frame-exact and drift-free.
+    ///   - passes: with a loop, how many passes to play in all (0 = forever); the last pass runs on to the
+    ///     pattern's end (its release tails included) and the player finishes.
     /// - Returns: false when the slot is out of range or busy, the rate differs, or playbackRate ≤ 0.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
     @discardableResult
     public func startPlayer(
-        _ slot: Int, pattern: CompiledPattern, atFrame: UInt64, playbackRate: Double = 1, loopEnd: Double? = nil
+        _ slot: Int, pattern: CompiledPattern, atFrame: UInt64, playbackRate: Double = 1, loopEnd: Double? = nil,
+        passes: Int = 0
     ) -> Bool {
         guard slot >= 0, slot < configuration.maxPlayers, players[slot].phase == .idle,
             pattern.sampleRate == sampleRate, playbackRate > 0, playbackRate.isFinite
@@ -379,7 +384,8 @@ public final class Renderer {
         p.startFrame = max(Int(clamping: atFrame), now)
         p.framesPerSecond = sampleRate / playbackRate
         p.muted = players[slot].muted
-        p.loopSeconds = loopLength(loopEnd ?? -1, pattern: pattern, framesPerSecond: p.framesPerSecond)
+        p.loopSeconds = passes == 1 ? 0 : loopLength(loopEnd ?? -1, pattern: pattern, framesPerSecond: p.framesPerSecond)
+        p.passLimit = max(passes, 0)
         players[slot] = p
         return true
     }
@@ -697,6 +703,16 @@ public final class Renderer {
             refreshNextEvent(slot)
             refreshNextControl(slot)
             fadeAtSeam(slot)
+            if players[slot].passLimit > 0 && players[slot].loopCount >= players[slot].passLimit - 1 {
+                // The last pass: no more seams; it runs on to the pattern's end and finishes.
+                players[slot].loopSeconds = 0
+                players[slot].loopWrapFrame = .max
+                if let pattern = players[slot].pattern {
+                    players[slot].endFrame = players[slot].frame(at: pattern.duration)
+                }
+                refreshNextEvent(slot)
+                refreshNextControl(slot)
+            }
         }
         while players[slot].nextControlFrame <= now { applyControl(slot) }
     }

@@ -43,18 +43,21 @@ let playCommand = Subcommand(
             OptionSpec("device", short: "d", value: "NAME", help: "ALSA playback device (default: default); see 'thrum devices'"),
             OptionSpec("period", value: "FRAMES", help: "frames per period (default 256)"),
             OptionSpec("periods", value: "N", help: "periods in the device buffer (default 4)"),
-        ] + EngineArguments.options,
+        ] + TransportArguments.options + EngineArguments.options,
         details: """
             PATTERN is an AHAP file or the name of a bundled pattern (see 'thrum list').
             Default channels: L+H,R+H (hear audio and haptics on speakers). An actuator on the right channel
             of a stereo card: --channels M,H. An actuator alone on a mono output: --channels H.
             \(EngineArguments.channelHelp)
+            On a terminal a status line shows position, loop, rate and xruns; keys: space pause/resume,
+            ←/→ seek ∓1 s, +/- rate ×/÷ 1.25, l loop on/off, m mute haptics, q quit.
             Ctrl-C stops playback cleanly (exit 130).
             Exit status: 0 ok, 64 usage, 65 bad pattern or audio file, 66 pattern missing, 69 no playback device.
             """),
     run: { arguments, console in
         let (pattern, path) = try EngineArguments.pattern(arguments.positionals[0])
         var options = try EngineArguments.engineOptions(arguments, patternPath: path, defaultChannels: .speakers)
+        let transport = try TransportArguments(arguments)
         let device = arguments.value("device") ?? "default"
         options.output = .device(device)
         if let period = try arguments.int("period", in: 16...8192) { options.periodFrames = period }
@@ -66,6 +69,7 @@ let playCommand = Subcommand(
         do {
             engine = try CHHapticEngine(options: options)
             player = try engine.makeAdvancedPlayer(with: pattern)
+            try transport.apply(to: player)
         } catch {
             throw commandFailure(error, patternPath: path)
         }
@@ -81,33 +85,97 @@ let playCommand = Subcommand(
             engine.stop()
             throw commandFailure(error, patternPath: path)
         }
-        let state = player as? ThrumPlayerState
-        while true {
-            if interrupt.signalNumber != 0 {
-                engine.stopDrainingOutput()
-                console.error("thrum play: interrupted; device '\(device)' drained and closed")
-                return .interrupted
-            }
-            if !engine.isRunning {
-                throw CommandFailure(
-                    .unavailable,
-                    "ALSA device '\(device)' failed while playing: \(engine.lastDeviceError ?? "it stopped")")
-            }
-            if let end = state?.endFrame {
-                let heard = engine.currentTime * options.sampleRate
-                if heard >= Double(end) + Double(engine.bufferFrames) { break }
-            }
-            Thread.sleep(forTimeInterval: 0.005)
-        }
+        let session = PlaySession(engine: engine, player: player, console: console)
+        let outcome = session.run(until: transport.duration, interrupt: interrupt)
         let xruns = engine.xrunCount
+        switch outcome {
+        case .interrupted:
+            engine.stopDrainingOutput()
+            console.error("thrum play: interrupted; device '\(device)' drained and closed")
+            return .interrupted
+        case .deviceFailed:
+            throw CommandFailure(
+                .unavailable,
+                "ALSA device '\(device)' failed while playing: \(engine.lastDeviceError ?? "it stopped")")
+        case .finished, .quit:
+            break
+        }
         if let warning = engine.startWarning, console.errIsTerminal { console.error("thrum play: note: \(warning)") }
         engine.stopDrainingOutput()
-        let seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18
-            + Double((ContinuousClock.now - started).components.seconds)
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         console.print(
             "played \(path) on '\(device)': \(String(format: "%.3f", seconds)) s, \(xruns) xrun\(xruns == 1 ? "" : "s")")
         return .ok
     })
+
+/// The wait loop of `thrum play`: ends on the pattern's end, --duration, q, Ctrl-C or device loss, and
+/// drives the status line and keys on a terminal.
+struct PlaySession {
+    enum Outcome { case finished, quit, interrupted, deviceFailed }
+
+    let engine: CHHapticEngine
+    let player: any CHHapticAdvancedPatternPlayer
+    let console: Console
+
+    func run(until duration: Double?, interrupt: InterruptFlag) -> Outcome {
+        let keys = TerminalKeys()
+        defer {
+            if keys != nil { console.writeErr("\r\u{1B}[K") }
+            keys?.restore()
+        }
+        let state = player as? ThrumPlayerState
+        let rate = engine.options.sampleRate
+        var paused = false
+        var lastStatus = ContinuousClock.now - .seconds(1)
+        while true {
+            if interrupt.signalNumber != 0 { return .interrupted }
+            if !engine.isRunning { return .deviceFailed }
+            if let end = state?.endFrame, engine.currentTime * rate >= Double(end) + Double(engine.bufferFrames) {
+                return .finished
+            }
+            if let duration, engine.currentTime >= duration {
+                try? player.stop(atTime: CHHapticTimeImmediate)
+                return .finished
+            }
+            if let keys {
+                for key in keys.read() {
+                    if key == .quit { return .quit }
+                    handle(key, paused: &paused)
+                }
+                if ContinuousClock.now - lastStatus >= .milliseconds(200) {
+                    lastStatus = .now
+                    let position = state?.position
+                    let line = StatusLine(
+                        position: position?.seconds ?? 0, duration: state?.duration ?? 0,
+                        loopCount: position?.loopCount ?? 0, looping: player.loopEnabled,
+                        rate: Double(player.playbackRate), xruns: engine.xrunCount, paused: paused,
+                        hapticsMuted: engine.isMutedForHaptics)
+                    console.writeErr("\r\u{1B}[K" + line.text)
+                }
+            }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+    }
+
+    private func handle(_ key: PlayKey, paused: inout Bool) {
+        let position = (player as? ThrumPlayerState)?.position?.seconds ?? 0
+        switch key {
+        case .pauseResume:
+            if paused { try? player.resume(atTime: CHHapticTimeImmediate) } else {
+                try? player.pause(atTime: CHHapticTimeImmediate)
+            }
+            paused.toggle()
+        case .seekBack: try? player.seek(toOffset: max(0, position - 1))
+        case .seekForward: try? player.seek(toOffset: position + 1)
+        case .faster: player.playbackRate = min(player.playbackRate * 1.25, 100)
+        case .slower: player.playbackRate = max(player.playbackRate / 1.25, 0.01)
+        case .toggleLoop: player.loopEnabled.toggle()
+        case .toggleHapticMute: engine.isMutedForHaptics.toggle()
+        case .quit: break
+        }
+    }
+}
 
 let devicesCommand = Subcommand(
     spec: CommandSpec(

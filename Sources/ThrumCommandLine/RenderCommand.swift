@@ -31,8 +31,7 @@ let renderCommand = Subcommand(
         options: [
             OptionSpec("output", short: "o", value: "FILE", help: "the file to write; its extension picks the format"),
             OptionSpec("format", value: "FORMAT", help: "sample format: float (default), pcm16 or pcm24"),
-            OptionSpec("duration", value: "S", help: "render exactly S seconds (default: until the pattern ends)"),
-        ] + EngineArguments.options,
+        ] + TransportArguments.options + EngineArguments.options,
         details: """
             PATTERN is an AHAP file or the name of a bundled pattern (see 'thrum list').
             Default channels: L,R,H (audio left, audio right, haptic). Files: WAV, AIFF, FLAC, OGG, CAF, AU, …
@@ -50,7 +49,11 @@ let renderCommand = Subcommand(
         case "pcm24": format = .pcm24
         case let other: throw UsageError(message: "--format takes float, pcm16 or pcm24, not '\(other)'")
         }
-        let duration = try arguments.double("duration", in: 0...86_400)
+        let transport = try TransportArguments(arguments)
+        if transport.loopForever && transport.duration == nil {
+            throw UsageError(message: "--loop renders forever; add --duration S")
+        }
+        let duration = transport.duration
         let (pattern, path) = try EngineArguments.pattern(arguments.positionals[0])
         var options = try EngineArguments.engineOptions(arguments, patternPath: path, defaultChannels: .separate)
         options.output = .offline
@@ -62,6 +65,7 @@ let renderCommand = Subcommand(
         do {
             engine = try CHHapticEngine(options: options)
             player = try engine.makeAdvancedPlayer(with: pattern)
+            try transport.apply(to: player)
             try engine.start()
             try player.start(atTime: CHHapticTimeImmediate)
         } catch {

@@ -412,14 +412,15 @@ public final class CHHapticEngine: @unchecked Sendable {
             }
             let transport = player.transport
             state.slots[slot] = SlotUse(player: player, pattern: player.pattern)
+            var commands: [EngineCommand] = [
+                .start(
+                    slot: slot, pattern: player.pattern, frame: frame, rate: transport.rate,
+                    loopEnd: transport.loopEnd, passes: transport.passes),
+                .mute(slot: slot, muted: player.muted),
+            ]
+            if let offset = player.takePendingSeek() { commands.append(.seek(slot: slot, seconds: offset, frame: frame)) }
             do {
-                try send(
-                    [
-                        .start(
-                            slot: slot, pattern: player.pattern, frame: frame, rate: transport.rate,
-                            loopEnd: transport.loopEnd),
-                        .mute(slot: slot, muted: player.muted),
-                    ], in: &state)
+                try send(commands, in: &state)
             } catch {
                 state.slots[slot] = nil
                 throw error
@@ -437,6 +438,23 @@ public final class CHHapticEngine: @unchecked Sendable {
                 try send(make(slot), in: &state)
             }
         }
+    }
+
+    /// The position of `player`'s first playing instance, read from the render thread's atomics.
+    func position(of player: HapticPatternPlayer) -> ThrumPlayerPosition? {
+        state.withLock { state in
+            guard let run = state.run,
+                let slot = state.slots.firstIndex(where: { $0?.player === player })
+            else { return nil }
+            let position = run.link.statistics.position(of: slot)
+            return ThrumPlayerPosition(
+                seconds: position.seconds, loopCount: position.loopCount, isPaused: position.phase == .paused)
+        }
+    }
+
+    /// Whether `player` has an instance playing or paused.
+    func hasInstances(_ player: HapticPatternPlayer) -> Bool {
+        state.withLock { state in state.slots.contains { $0?.player === player } }
     }
 
     /// Engine seconds for `time` where 0 means now.

@@ -76,12 +76,24 @@ final class EngineCore: ALSARenderSource {
     private func drainCommands() {
         while let command = link.commands.pop() {
             switch command {
-            case .start(let slot, let pattern, let frame, let rate, let loopEnd):
-                if !renderer.startPlayer(slot, pattern: pattern, atFrame: frame, playbackRate: rate, loopEnd: loopEnd) {
-                    if !link.feedback.push(.startFailed(slot: slot)) { link.droppedFeedback.add(1, ordering: .relaxed) }
+            case .start(let slot, let pattern, let frame, let rate, let loopEnd, let passes):
+                let started = renderer.startPlayer(
+                    slot, pattern: pattern, atFrame: frame, playbackRate: rate, loopEnd: loopEnd, passes: passes)
+                if !started, !link.feedback.push(.startFailed(slot: slot)) {
+                    link.droppedFeedback.add(1, ordering: .relaxed)
                 }
             case .stop(let slot, let frame):
                 renderer.stopPlayer(slot, atFrame: frame)
+            case .pause(let slot, let frame):
+                renderer.pausePlayer(slot, atFrame: frame)
+            case .resume(let slot, let frame):
+                renderer.resumePlayer(slot, atFrame: frame)
+            case .seek(let slot, let seconds, let frame):
+                renderer.seekPlayer(slot, toOffset: seconds, atFrame: frame)
+            case .rate(let slot, let rate, let frame):
+                renderer.setPlaybackRate(slot, rate: rate, atFrame: frame)
+            case .loop(let slot, let loopEnd, let frame):
+                renderer.setLoop(slot, loopEnd: loopEnd, atFrame: frame)
             case .parameter(let slot, let lane, let value, let frame):
                 renderer.setParameter(slot, lane, value: value, atFrame: frame)
             case .ramp(let slot, let lane, let from, let frame, let to, let endFrame):

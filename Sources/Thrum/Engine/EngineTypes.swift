@@ -80,8 +80,26 @@ public protocol CHHapticAdvancedPatternPlayer: CHHapticPatternPlayer {
 /// The type of `CHHapticAdvancedPatternPlayer.completionHandler`.
 public typealias CHHapticAdvancedPatternPlayerCompletionHandler = (Error?) -> Void
 
+/// Where a playing pattern is (a Thrum addition, for status lines).
+public struct ThrumPlayerPosition: Sendable, Equatable {
+    /// Pattern position in seconds (within the loop when looping).
+    public var seconds: TimeInterval
+    /// Loop passes completed.
+    public var loopCount: Int
+    /// Whether the player is paused.
+    public var isPaused: Bool
+}
+
 /// Thrum's additions to its players, for tools (`thrum render`, status lines). Cast a player to it.
 public protocol ThrumPlayerState: AnyObject {
     /// The engine frame at which the player's last instance ended; nil before that.
     var endFrame: UInt64? { get }
+    /// With `loopEnabled`, how many passes to play in all (0 = forever, the default); the last pass runs
+    /// on to the pattern's end, release tails included. Takes effect at the next `start`.
+    var loopPassLimit: Int { get set }
+    /// The position of the first playing instance, read without blocking the render thread; nil when
+    /// nothing is playing.
+    var position: ThrumPlayerPosition? { get }
+    /// The pattern's duration in seconds (release tails excluded).
+    var duration: TimeInterval { get }
 }

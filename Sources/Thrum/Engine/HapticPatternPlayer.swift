@@ -6,6 +6,8 @@ struct Transport {
     var rate: Double
     /// Loop length in pattern seconds, or nil for no loop.
     var loopEnd: Double?
+    /// Passes to play when looping (0 = forever).
+    var passes: Int
 }
 
 /// Thrum's pattern player: both `CHHapticPatternPlayer` and `CHHapticAdvancedPatternPlayer`.
@@ -22,6 +24,9 @@ final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState
         var completionHandler: CHHapticAdvancedPatternPlayerCompletionHandler?
         var instances = 0
         var endFrame: UInt64?
+        var loopPassLimit = 0
+        /// A seek made while nothing plays, applied at the next start (Core Haptics caches it too).
+        var pendingSeek: TimeInterval?
     }
 
     let engine: CHHapticEngine
@@ -37,11 +42,31 @@ final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState
 
     var transport: Transport {
         state.withLock { state in
-            let length = state.loopEnd > 0 ? state.loopEnd : pattern.duration
-            return Transport(
-                rate: Double(state.playbackRate), loopEnd: state.loopEnabled && length > 0 ? length : nil)
+            Transport(rate: Double(state.playbackRate), loopEnd: loopLength(state), passes: state.loopPassLimit)
         }
     }
+
+    /// The loop length to send, or nil when not looping (a zero-length pattern cannot loop).
+    private func loopLength(_ state: State) -> Double? {
+        let length = state.loopEnd > 0 ? state.loopEnd : pattern.duration
+        return state.loopEnabled && length > 0 ? length : nil
+    }
+
+    func takePendingSeek() -> TimeInterval? {
+        state.withLock { state in
+            defer { state.pendingSeek = nil }
+            return state.pendingSeek
+        }
+    }
+
+    var loopPassLimit: Int {
+        get { state.withLock { $0.loopPassLimit } }
+        set { state.withLock { $0.loopPassLimit = max(0, newValue) } }
+    }
+
+    var position: ThrumPlayerPosition? { engine.position(of: self) }
+
+    var duration: TimeInterval { pattern.duration }
 
     /// The engine frame at which the last instance ended (a Thrum addition, used by `thrum render`).
     var endFrame: UInt64? { state.withLock { $0.endFrame } }
@@ -126,31 +151,67 @@ final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState
 
     // MARK: CHHapticAdvancedPatternPlayer
 
+    /// Pauses every instance at engine time `time`: positions freeze, sounding voices fade out (5 ms).
     func pause(atTime time: TimeInterval) throws {
-        throw CHHapticError(.notSupported, "pause(atTime:) is not available yet in Thrum")
+        let frame = try engine.frame(for: time)
+        try engine.sendToInstances(of: self) { slot in [.pause(slot: slot, frame: frame)] }
     }
 
+    /// Resumes every instance at engine time `time` from where it paused; continuous events and audio
+    /// files under way continue (with a 5 ms fade-in). A seek made while paused applies here.
     func resume(atTime time: TimeInterval) throws {
-        throw CHHapticError(.notSupported, "resume(atTime:) is not available yet in Thrum")
+        let frame = try engine.frame(for: time)
+        let seek = takePendingSeek()
+        try engine.sendToInstances(of: self) { slot in
+            (seek.map { [EngineCommand.seek(slot: slot, seconds: $0, frame: frame)] } ?? [])
+                + [.resume(slot: slot, frame: frame)]
+        }
     }
 
+    /// Moves to `offsetTime` pattern seconds: at once while playing (events already under way there are
+    /// not started part-way); at the next start or resume otherwise. An offset at or past the end stops
+    /// the player, or wraps into the loop when looping.
     func seek(toOffset offsetTime: TimeInterval) throws {
-        throw CHHapticError(.notSupported, "seek(toOffset:) is not available yet in Thrum")
+        guard offsetTime.isFinite, offsetTime >= 0 else {
+            throw CHHapticError(.invalidTime, "seek offset \(offsetTime) is negative")
+        }
+        if engine.hasInstances(self) {
+            try engine.sendToInstances(of: self) { slot in [.seek(slot: slot, seconds: offsetTime, frame: 0)] }
+        } else {
+            state.withLock { $0.pendingSeek = offsetTime }
+        }
+    }
+
+    /// Sends the current loop setting to playing instances.
+    private func updateLoop() {
+        let loopEnd = state.withLock { loopLength($0) }
+        try? engine.sendToInstances(of: self) { slot in [.loop(slot: slot, loopEnd: loopEnd, frame: 0)] }
     }
 
     var loopEnabled: Bool {
         get { state.withLock { $0.loopEnabled } }
-        set { state.withLock { $0.loopEnabled = newValue } }
+        set {
+            state.withLock { $0.loopEnabled = newValue }
+            updateLoop()
+        }
     }
 
     var loopEnd: TimeInterval {
         get { state.withLock { $0.loopEnd } }
-        set { if newValue >= 0 { state.withLock { $0.loopEnd = newValue } } }
+        set {
+            guard newValue >= 0, newValue.isFinite else { return }
+            state.withLock { $0.loopEnd = newValue }
+            updateLoop()
+        }
     }
 
     var playbackRate: Float {
         get { state.withLock { $0.playbackRate } }
-        set { if newValue > 0 && newValue.isFinite { state.withLock { $0.playbackRate = newValue } } }
+        set {
+            guard newValue > 0, newValue.isFinite else { return }
+            state.withLock { $0.playbackRate = newValue }
+            try? engine.sendToInstances(of: self) { slot in [.rate(slot: slot, rate: Double(newValue), frame: 0)] }
+        }
     }
 
     var completionHandler: CHHapticAdvancedPatternPlayerCompletionHandler? {

@@ -4,8 +4,13 @@ import Synchronization
 /// A discrete command from the control side to the render thread. Fixed size; patterns travel as
 /// references the control side keeps alive until the slot's end is reported.
 enum EngineCommand {
-    case start(slot: Int, pattern: CompiledPattern, frame: UInt64, rate: Double, loopEnd: Double?)
+    case start(slot: Int, pattern: CompiledPattern, frame: UInt64, rate: Double, loopEnd: Double?, passes: Int)
     case stop(slot: Int, frame: UInt64)
+    case pause(slot: Int, frame: UInt64)
+    case resume(slot: Int, frame: UInt64)
+    case seek(slot: Int, seconds: Double, frame: UInt64)
+    case rate(slot: Int, rate: Double, frame: UInt64)
+    case loop(slot: Int, loopEnd: Double?, frame: UInt64)
     case parameter(slot: Int, lane: ControlLane, value: Float, frame: UInt64)
     case ramp(slot: Int, lane: ControlLane, from: Float, frame: UInt64, to: Float, endFrame: UInt64)
     case mute(slot: Int, muted: Bool)

@@ -1,0 +1,47 @@
+import Thrum
+
+/// The loop, rate and seek flags shared by `play` and `render` (the advanced player's transport).
+struct TransportArguments {
+    static let options: [OptionSpec] = [
+        OptionSpec("loop", help: "loop forever ('render' then needs --duration)"),
+        OptionSpec("loops", value: "N", help: "play the pattern N times in total, then its release tail"),
+        OptionSpec("loop-end", value: "S", help: "loop point in pattern seconds (default: the pattern's end)"),
+        OptionSpec("rate", value: "R", help: "playback rate, > 0 (2 = twice as fast; pitch is unchanged)"),
+        OptionSpec("seek", value: "S", help: "start S seconds into the pattern"),
+        OptionSpec("duration", value: "S", help: "stop after S seconds (render: exactly S seconds)"),
+    ]
+
+    var loopForever = false
+    var passes = 0
+    var loopEnd: Double?
+    var rate: Double = 1
+    var seek: Double?
+    var duration: Double?
+
+    /// Whether the pattern loops.
+    var loops: Bool { loopForever || passes > 1 }
+
+    init(_ arguments: ParsedArguments) throws {
+        loopForever = arguments.flag("loop")
+        passes = try arguments.int("loops", in: 1...1_000_000) ?? 0
+        if loopForever && passes > 0 { throw UsageError(message: "use either --loop (forever) or --loops N, not both") }
+        loopEnd = try arguments.double("loop-end", in: 0...86_400)
+        if loopEnd != nil && !loopForever && passes == 0 {
+            throw UsageError(message: "--loop-end needs --loop or --loops N")
+        }
+        rate = try arguments.double("rate", in: 0.01...100) ?? 1
+        seek = try arguments.double("seek", in: 0...86_400)
+        duration = try arguments.double("duration", in: 0.001...86_400)
+    }
+
+    /// Sets up `player` before it starts.
+    func apply(to player: any CHHapticAdvancedPatternPlayer) throws {
+        player.playbackRate = Float(rate)
+        if loops {
+            player.loopEnabled = true
+            player.loopEnd = loopEnd ?? 0
+            (player as? ThrumPlayerState)?.loopPassLimit = loopForever ? 0 : passes
+        }
+        if let seek { try player.seek(toOffset: seek) }
+    }
+}
