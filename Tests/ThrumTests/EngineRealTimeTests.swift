@@ -1,3 +1,4 @@
+import AudioResources
 import Foundation
 import Synchronization
 import Testing
@@ -94,6 +95,33 @@ struct EngineRealTimeTests {
         let window = Array(captured[shift..<min(captured.count, shift + expected.count)])
         #expect(window.count == expected.count)
         #expect(window == expected, "captured signal differs from the offline render")
+    }
+
+    @Test func livePlayWithLoopsEqualsRenderBitForBit() throws {
+        let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("thrum").path
+        let wav = NSTemporaryDirectory() + "thrum-loops-\(UUID().uuidString).wav"
+        defer { unlink(wav) }
+        #expect(system("'\(tool)' render heartbeat --loops 3 --channels L+H,R+H -o '\(wav)' >/dev/null") == 0)
+        let rendered = try AudioFileLoader.load(path: wav, targetSampleRate: 48000)
+        let expected = Array(rendered.samples)
+        let capture = try MonitorCapture()
+        let started = Date()
+        #expect(system("'\(tool)' play heartbeat --loops 3 --device pulse >/dev/null") == 0)
+        let wall = Date().timeIntervalSince(started)
+        let captured = capture.finish()
+        #expect(abs(wall - 3.1) < 0.5, "thrum play took \(wall) s for 3 passes of 1 s")
+        // PulseAudio may drop the first frames of a new stream from the monitor, so align on a stretch of
+        // sound 0.1 s in and compare everything from there on.
+        let skip = 9600
+        let anchor = try #require(expected[skip...].firstIndex { $0 != 0 })
+        let probe = Array(expected[anchor..<(anchor + 64)])
+        let found = try #require(
+            (0..<(captured.count - 64)).first { captured[$0] == probe[0] && Array(captured[$0..<($0 + 64)]) == probe })
+        let shift = found - anchor
+        #expect(shift % 2 == 0)
+        let window = Array(captured[(shift + skip)..<min(captured.count, shift + expected.count)])
+        #expect(window == Array(expected[skip...]), "thrum play --loops 3 differs from thrum render --loops 3")
     }
 
     @Test func deviceLossStopsTheEngineAndRecoveryCallsReset() throws {
