@@ -63,6 +63,9 @@ start() {
     # A permanent zero stream keeps the sink running (no suspend, steady clock).
     setsid pacat --latency-msec=20 --format=float32le --rate=48000 --channels=2 --raw /dev/zero </dev/null >/dev/null 2>&1 &
     echo $! >"$PACAT_PIDFILE"
+    # A new server holds the first writes of the first streams for up to ~2 s: let the zero stream
+    # absorb that now, so the tests' streams start at once.
+    sleep 2.5
     print_env
 }
 

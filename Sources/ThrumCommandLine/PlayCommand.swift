@@ -1,4 +1,5 @@
 import ALSAOutput
+import AHAPCodec
 @preconcurrency import Dispatch
 import Glibc
 import Foundation
@@ -43,6 +44,7 @@ let playCommand = Subcommand(
             OptionSpec("device", short: "d", value: "NAME", help: "ALSA playback device (default: default); see 'thrum devices'"),
             OptionSpec("period", value: "FRAMES", help: "frames per period (default 256)"),
             OptionSpec("periods", value: "N", help: "periods in the device buffer (default 4)"),
+            OptionSpec("watch", short: "w", help: "replay the file whenever it is saved; keep the last good version on errors"),
         ] + TransportArguments.options + EngineArguments.options,
         details: """
             PATTERN is an AHAP file or the name of a bundled pattern (see 'thrum list').
@@ -51,6 +53,8 @@ let playCommand = Subcommand(
             \(EngineArguments.channelHelp)
             On a terminal a status line shows position, loop, rate and xruns; keys: space pause/resume,
             ←/→ seek ∓1 s, +/- rate ×/÷ 1.25, l loop on/off, m mute haptics, q quit.
+            With --watch, each save is checked and replayed on the running engine (a broken edit prints its
+            problems and the last good version keeps playing); playback runs until q or Ctrl-C.
             Ctrl-C stops playback cleanly (exit 130).
             Exit status: 0 ok, 64 usage, 65 bad pattern or audio file, 66 pattern missing, 69 no playback device.
             """),
@@ -85,7 +89,13 @@ let playCommand = Subcommand(
             engine.stop()
             throw commandFailure(error, patternPath: path)
         }
-        let session = PlaySession(engine: engine, player: player, console: console)
+        var session = PlaySession(engine: engine, player: player, console: console)
+        if arguments.flag("watch") {
+            guard let watcher = FileWatcher(path: path) else {
+                throw CommandFailure(.software, "cannot watch \(path) for changes (inotify unavailable)")
+            }
+            session.watch = PatternWatch(watcher: watcher, path: path, transport: transport)
+        }
         let outcome = session.run(until: transport.duration, interrupt: interrupt)
         let xruns = engine.xrunCount
         switch outcome {
@@ -115,23 +125,37 @@ struct PlaySession {
     enum Outcome { case finished, quit, interrupted, deviceFailed }
 
     let engine: CHHapticEngine
-    let player: any CHHapticAdvancedPatternPlayer
+    var player: any CHHapticAdvancedPatternPlayer
     let console: Console
+    var watch: PatternWatch?
 
-    func run(until duration: Double?, interrupt: InterruptFlag) -> Outcome {
+    init(engine: CHHapticEngine, player: any CHHapticAdvancedPatternPlayer, console: Console) {
+        self.engine = engine
+        self.player = player
+        self.console = console
+    }
+
+    mutating func run(until duration: Double?, interrupt: InterruptFlag) -> Outcome {
         let keys = TerminalKeys()
         defer {
             if keys != nil { console.writeErr("\r\u{1B}[K") }
             keys?.restore()
         }
-        let state = player as? ThrumPlayerState
         let rate = engine.options.sampleRate
         var paused = false
         var lastStatus = ContinuousClock.now - .seconds(1)
         while true {
+            let state = player as? ThrumPlayerState
             if interrupt.signalNumber != 0 { return .interrupted }
             if !engine.isRunning { return .deviceFailed }
-            if let end = state?.endFrame, engine.currentTime * rate >= Double(end) + Double(engine.bufferFrames) {
+            if let replacement = watch?.reloaded(engine: engine, console: console) {
+                try? player.stop(atTime: CHHapticTimeImmediate)
+                player = replacement
+                paused = false
+            }
+            if watch == nil, let end = state?.endFrame,
+                engine.currentTime * rate >= Double(end) + Double(engine.bufferFrames)
+            {
                 return .finished
             }
             if let duration, engine.currentTime >= duration {
@@ -203,3 +227,35 @@ let devicesCommand = Subcommand(
         }
         return .ok
     })
+
+/// `thrum play --watch`: reloads the pattern when its file is saved.
+struct PatternWatch {
+    let watcher: FileWatcher
+    let path: String
+    let transport: TransportArguments
+
+    /// A started player for the new version of the file, or nil (no change, or a broken edit — whose
+    /// problems are printed while the last good version keeps playing).
+    func reloaded(engine: CHHapticEngine, console: Console) -> (any CHHapticAdvancedPatternPlayer)? {
+        guard let contents = watcher.changedContents() else { return nil }
+        let result = AHAPDecoder.decode(data: contents, file: path)
+        guard let data = result.pattern, !result.hasErrors else {
+            console.writeErr("\r\u{1B}[K")
+            for diagnostic in result.diagnostics where diagnostic.severity == .error { console.error(diagnostic.formatted) }
+            console.error("thrum play: \(path) has errors; still playing the last good version")
+            return nil
+        }
+        do {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            let player = try engine.makeAdvancedPlayer(with: CHHapticPattern(data: data, sourceFolder: folder))
+            try transport.apply(to: player)
+            try player.start(atTime: CHHapticTimeImmediate)
+            console.writeErr("\r\u{1B}[K")
+            console.error("thrum play: reloaded \(path)")
+            return player
+        } catch {
+            console.error("thrum play: \(path): \(error); still playing the last good version")
+            return nil
+        }
+    }
+}
