@@ -183,6 +183,10 @@ import Thrum
         #expect(a0 > 0)
         #expect(a1 > 4 * a0, "levels still \(a0) fast \(a1) medium \(a2)")
         #expect(a0 < a2 && a2 < a1, "levels still \(a0) fast \(a1) medium \(a2)")
+        // The control scales the event's 0.2 (square law): speed 0 → control 0.2, speed 1 → 1.0,
+        // speed 0.3 → 0.44, so amplitude ratios are (1.0 / 0.2)² = 25 and (0.44 / 0.2)² = 4.84.
+        #expect(abs(a1 / a0 - 25) < 0.5, "levels still \(a0) fast \(a1) medium \(a2)")
+        #expect(abs(a2 / a0 - 4.84) < 0.1, "levels still \(a0) fast \(a1) medium \(a2)")
         surface.dragEnded()
         #expect(surface.currentPlayer == nil)
         let ended = try renderOutput(engine, seconds: 0.1)
