@@ -50,6 +50,7 @@ let package = Package(
         .testTarget(
             name: "ThrumCommandLineTests", dependencies: ["ThrumCommandLine"], exclude: ["Snapshots"],
             swiftSettings: strict),
+        .testTarget(name: "CoreHapticsExamplesTests", dependencies: ["Thrum"], exclude: ["NotCompiled"], swiftSettings: strict),
 
         // Benchmark harness (Tools/bench, run by Tools/benchmark.sh). The malloc-counting shim interposes on
         // malloc/free, so only thrum-bench links it, never a test binary.
