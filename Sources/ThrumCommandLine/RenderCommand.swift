@@ -78,6 +78,9 @@ let renderCommand = Subcommand(
             throw CommandFailure(.ioError, "\(error)")
         }
         let limit = duration.map { Int(($0 * options.sampleRate).rounded()) }
+        let passes = Double(max(transport.passes, 1))
+        let expectedFrames = limit ?? Int(pattern.duration * passes / transport.rate * options.sampleRate)
+        var progress = ProgressBar(console: console, totalFrames: expectedFrames, sampleRate: options.sampleRate)
         let block = 1024
         var buffer = [Float](repeating: 0, count: block * channels)
         var meter = OutputMeter(channels: channels)
@@ -99,8 +102,10 @@ let renderCommand = Subcommand(
                     try writer.write(part)
                 }
                 rendered += count
+                progress.update(rendered)
                 if limit == nil, (player as? ThrumPlayerState)?.endFrame != nil { break }
             }
+            progress.finish()
             try writer.close()
         } catch let error as AudioResourceError {
             throw CommandFailure(.ioError, error.description)
@@ -114,3 +119,38 @@ let renderCommand = Subcommand(
                 + "\(writer.formatName); peak \(peaks.joined(separator: ", ")); \(writer.clippedSampleCount) clipped samples")
         return .ok
     })
+
+/// A progress bar on stderr for renders longer than a few seconds, shown only on a terminal.
+struct ProgressBar {
+    let console: Console
+    let totalFrames: Int
+    let sampleRate: Double
+    private let enabled: Bool
+    private var lastDrawn = ContinuousClock.now
+
+    init(console: Console, totalFrames: Int, sampleRate: Double) {
+        self.console = console
+        self.totalFrames = max(totalFrames, 1)
+        self.sampleRate = sampleRate
+        enabled = console.errIsTerminal && Double(totalFrames) / sampleRate > 3
+    }
+
+    /// The bar for `frames` rendered, e.g. `rendering [########------------]  40%  12.0 / 30.0 s`.
+    static func text(frames: Int, totalFrames: Int, sampleRate: Double) -> String {
+        let fraction = min(Double(frames) / Double(totalFrames), 1)
+        let filled = Int((fraction * 20).rounded(.down))
+        return "rendering [" + String(repeating: "#", count: filled) + String(repeating: "-", count: 20 - filled)
+            + "] " + String(format: "%3d%%  %.1f / %.1f s", Int(fraction * 100), Double(frames) / sampleRate,
+                Double(totalFrames) / sampleRate)
+    }
+
+    mutating func update(_ frames: Int) {
+        guard enabled, ContinuousClock.now - lastDrawn >= .milliseconds(100) else { return }
+        lastDrawn = .now
+        console.writeErr("\r\u{1B}[K" + Self.text(frames: frames, totalFrames: totalFrames, sampleRate: sampleRate))
+    }
+
+    func finish() {
+        if enabled { console.writeErr("\r\u{1B}[K") }
+    }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ThrumCommandLine
@@ -24,5 +25,22 @@ import Testing
             position: 0.25, duration: 1, loopCount: 0, looping: false, rate: 1, xruns: 3, paused: true,
             hapticsMuted: false)
         #expect(paused.text == "❚❚ 0:00.25 / 0:01.00  once  rate ×1.00  xruns 3  [space ←/→ +/- l m q]")
+    }
+}
+
+@Suite struct ProgressBarTests {
+    @Test func barText() {
+        #expect(
+            ProgressBar.text(frames: 576_000, totalFrames: 1_440_000, sampleRate: 48000)
+                == "rendering [########------------]  40%  12.0 / 30.0 s")
+        #expect(
+            ProgressBar.text(frames: 2_000_000, totalFrames: 1_440_000, sampleRate: 48000)
+                == "rendering [####################] 100%  41.7 / 30.0 s")
+    }
+
+    @Test func nothingWhenNotATerminal() {
+        let result = runThrum(["render", "textured-drag", "-o", NSTemporaryDirectory() + "thrum-progress.wav", "--sample-rate", "8000"])
+        #expect(result.status == 0)
+        #expect(result.err.isEmpty)
     }
 }
