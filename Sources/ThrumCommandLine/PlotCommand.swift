@@ -1,3 +1,4 @@
+import AudioResources
 import Foundation
 import RenderCore
 import Thrum
@@ -68,7 +69,7 @@ let plotCommand = Subcommand(
             OptionSpec("duration", value: "S", help: "plot S seconds (default: the pattern plus its release tail)"),
             OptionSpec("width", value: "PX", help: "image width in pixels, 400 to 8000 (default 1200)"),
             OptionSpec("loop-end", value: "S", help: "draw a dashed loop-end line at S seconds (0 = the pattern's end)"),
-            OptionSpec("sample-rate", value: "HZ", help: "render the waveforms at this rate (default 8000)"),
+            OptionSpec("sample-rate", value: "HZ", help: "render the waveforms at this rate (default 48000; 8000 beyond 10 s)"),
         ] + EngineArguments.options.filter { ["profile", "resources", "allow-any-path"].contains($0.long) },
         details: """
             PATTERN is an AHAP file or the name of a bundled pattern (see 'thrum list').
@@ -104,7 +105,8 @@ let plotCommand = Subcommand(
 
         let (pattern, path) = try EngineArguments.pattern(arguments.positionals[0])
         var options = try EngineArguments.engineOptions(arguments, patternPath: path, defaultChannels: .separate)
-        if arguments.value("sample-rate") == nil { options.sampleRate = 8000 }
+        // 48 kHz shows audio files as they are; long patterns render at 8 kHz to stay quick and small.
+        if arguments.value("sample-rate") == nil { options.sampleRate = (duration ?? pattern.duration) > 10 ? 8000 : 48000 }
         options.channelMap = .separate
         options.output = .offline
         let rate = options.sampleRate
@@ -124,6 +126,7 @@ let plotCommand = Subcommand(
         let safetyLimit = Int(3600 * rate)
         let block = 1024
         var buffer = [Float](repeating: 0, count: block * 3)
+        var endFrame: UInt64?
         var left: [Float] = []
         var right: [Float] = []
         var haptic: [Float] = []
@@ -137,6 +140,7 @@ let plotCommand = Subcommand(
                     try engine.renderOffline(frameCount: count, into: samples.baseAddress!)
                 }
                 let end = (player as? ThrumPlayerState)?.endFrame
+                endFrame = end
                 if limit == nil, let end { count = max(0, min(count, Int(end) - haptic.count)) }
                 for frame in 0..<count {
                     left.append(buffer[frame * 3])
@@ -157,13 +161,23 @@ let plotCommand = Subcommand(
         if end <= 0 { end = 0.1 }
         let profile = options.actuatorProfile
         let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        let timeline: PlotTimeline
+        var timeline: PlotTimeline
         do {
             timeline = try PlotTimeline(
                 name: name, pattern: pattern.data, end: end, loopEnd: loopEnd, sampleRate: rate, haptic: haptic,
                 left: left, right: right, profile: profile)
         } catch {
             throw CommandFailure(.dataError, "\(path): \(error)")
+        }
+        timeline.soundingEnd = endFrame.map { Double($0) / rate } ?? end
+        // AudioCustom bars cover the part of the file they play: probe each file's length.
+        let resolver = ResourcePathResolver(roots: options.resourceRoots, allowAnyPath: options.allowAnyResourcePath)
+        for (index, event) in pattern.data.events.enumerated() where event.type == .audioCustom {
+            guard let file = event.waveformPath,
+                let resolved = try? resolver.resolve(file, relativeTo: pattern.sourceFolder),
+                let seconds = (try? AudioFileInfo.probe(resolved))?.durationSeconds
+            else { continue }
+            timeline.audioSeconds[index] = seconds
         }
         let svg = PlotSVG(timeline: timeline, width: width).render()
 
@@ -177,6 +191,6 @@ let plotCommand = Subcommand(
             }
         }
         console.print(
-            "wrote \(output): \(width) px wide, \(String(format: "%.3f", end)) s, \(pattern.data.events.count) events")
+            "wrote \(output): \(width) px wide, \(String(format: "%.3f", end)) s, \(pattern.data.events.count) event\(pattern.data.events.count == 1 ? "" : "s")")
         return .ok
     })

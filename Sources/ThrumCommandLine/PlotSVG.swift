@@ -43,8 +43,9 @@ struct PlotSVG {
         let sorted = events.sorted { a, b in a.1.time != b.1.time ? a.1.time < b.1.time : a.0 < b.0 }
         for (index, event) in sorted {
             let x0 = x(event.time)
-            let isBar = event.type != .hapticTransient && event.playedDuration > 0
-            let x1 = isBar ? max(x(event.time + event.playedDuration), x0 + 2) : x0 + 1
+            let seconds = timeline.barSeconds(index: index, event: event)
+            let isBar = event.type != .hapticTransient && seconds > 0
+            let x1 = isBar ? max(x(event.time + seconds), x0 + 2) : x0 + 1
             let label = PlotStyle.label(event)
             let labelWidth = PlotStyle.labelWidth(label)
             var labelX: Double
@@ -86,16 +87,18 @@ struct PlotSVG {
         let pattern = timeline.pattern
 
         // Title and legend.
-        let eventWord = pattern.events.count == 1 ? "event" : "events"
         body.append(
             "<text class=\"title\" x=\"\(c(plotLeft))\" y=\"26\" font-size=\"18\" font-weight=\"bold\">"
-                + SVGText.escaped("\(timeline.name) — \(String(format: "%.3f", pattern.duration)) s")
+                + SVGText.escaped(
+                    "\(timeline.name) — \(String(format: "%.3f", pattern.duration)) s"
+                        + (timeline.soundingEnd > pattern.duration + 0.0005
+                            ? " (\(String(format: "%.3f", timeline.soundingEnd)) s with tails)" : ""))
                 + "</text>")
         body.append(
             "<text class=\"subtitle\" x=\"\(c(plotRight))\" y=\"26\" font-size=\"12\" fill=\"#555\" text-anchor=\"end\">"
                 + SVGText.escaped(
-                    "\(pattern.events.count) \(eventWord), \(pattern.parameters.count) parameter steps, "
-                        + "\(pattern.curves.count) curves; rendered at \(Int(timeline.sampleRate)) Hz, "
+                    "\(counted(pattern.events.count, "event")), \(counted(pattern.parameters.count, "parameter step")), "
+                        + "\(counted(pattern.curves.count, "curve")); rendered at \(Int(timeline.sampleRate)) Hz, "
                         + "\(String(format: "%.3f", end)) s shown")
                 + "</text>")
         var legendX = plotLeft
@@ -109,7 +112,7 @@ struct PlotSVG {
         }
         for (name, colour, dash) in [
             ("effective intensity", PlotStyle.intensityColour, ""),
-            ("effective sharpness", PlotStyle.sharpnessColour, ""),
+            ("effective sharpness", PlotStyle.sharpnessColour, " stroke-dasharray=\"6 3\""),
         ] + (timeline.loopEnd != nil ? [("loop end", "#000", " stroke-dasharray=\"5 3\"")] : []) {
             legend.append(
                 "<line x1=\"\(c(legendX))\" y1=\"\(c(legendY - 4))\" x2=\"\(c(legendX + 18))\" y2=\"\(c(legendY - 4))\" "
@@ -208,10 +211,10 @@ struct PlotSVG {
         }
         parameter.append(
             "<path class=\"intensity\" d=\"\(intensityPath.isEmpty ? "M0 0" : intensityPath)\" fill=\"none\" "
-                + "stroke=\"\(PlotStyle.intensityColour)\" stroke-width=\"2\" stroke-linejoin=\"round\"/>")
+                + "stroke=\"\(PlotStyle.intensityColour)\" stroke-width=\"2.5\" stroke-linejoin=\"round\"/>")
         parameter.append(
             "<path class=\"sharpness\" d=\"\(sharpnessPath.isEmpty ? "M0 0" : sharpnessPath)\" fill=\"none\" "
-                + "stroke=\"\(PlotStyle.sharpnessColour)\" stroke-width=\"1.5\" stroke-linejoin=\"round\"/>")
+                + "stroke=\"\(PlotStyle.sharpnessColour)\" stroke-width=\"1.5\" stroke-dasharray=\"6 3\" stroke-linejoin=\"round\"/>")
         // Transients last a few milliseconds: mark each with a dot at its effective intensity.
         for event in timeline.hapticEvents where event.kind == .transient && event.time <= end {
             let t = event.time
@@ -297,6 +300,8 @@ struct PlotSVG {
     }
 
     // MARK: Helpers
+
+    private func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
     private func c(_ value: Double) -> String { SVGText.coordinate(value) }
 

@@ -22,6 +22,10 @@ struct PlotTimeline {
     var controls: [ControlChange]
     /// Length of a transient burst in seconds.
     var transientSeconds: Double
+    /// How long each AudioCustom event (by index) plays its file, when the file could be probed.
+    var audioSeconds: [Int: Double] = [:]
+    /// When the last sound ended (release tails and files included), as far as the render saw.
+    var soundingEnd: Double = 0
 
     init(
         name: String, pattern: PatternData, end: Double, loopEnd: Double?, sampleRate: Double, haptic: [Float],
@@ -105,6 +109,14 @@ struct PlotTimeline {
         }
     }
 
+    /// The seconds an event's bar covers: its duration, or for an AudioCustom event the part of its file it plays.
+    func barSeconds(index: Int, event: EventData) -> Double {
+        guard event.type == .audioCustom, let file = audioSeconds[index] else { return event.playedDuration }
+        let given = event.playedDuration
+        if event.loopEnabled ?? false { return given > 0 ? given : file }
+        return given > 0 ? min(given, file) : file
+    }
+
     /// The largest absolute sample of a channel.
     static func peak(_ samples: [Float]) -> Float { samples.reduce(0) { max($0, abs($1)) } }
 }
@@ -155,7 +167,7 @@ enum PlotStyle {
     static let labelFontSize = 11.0
     static func labelWidth(_ text: String) -> Double { Double(text.count) * labelFontSize * 0.61 }
     /// Proportional text (lane names, legend): a safe upper bound of the average advance.
-    static func textWidth(_ text: String, size: Double) -> Double { Double(text.count) * size * 0.62 }
+    static func textWidth(_ text: String, size: Double) -> Double { Double(text.count) * size * 0.58 }
 }
 
 /// Numbers and text as they appear in the SVG: fixed formats so the output is deterministic.
