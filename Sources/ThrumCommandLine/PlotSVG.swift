@@ -240,12 +240,17 @@ struct PlotSVG {
             waves.append(frame(y: top, height: h))
             waves.append(text(name, x: plotLeft - 8, y: mid, size: 12, anchor: "end"))
             let peak = PlotTimeline.peak(samples)
+            // Quiet channels are magnified by a power of two (shown next to the peak) so their shape is visible.
+            var zoom = 1
+            while peak > 0, Float(zoom) * peak < 0.25, zoom < 64 { zoom *= 2 }
             waves.append(
-                text(peak > 0 ? String(format: "peak %.2f", peak) : "silent", x: plotLeft - 8, y: mid + 14, size: 10, anchor: "end", fill: "#777"))
+                text(
+                    peak > 0 ? String(format: "peak %.2f", peak) + (zoom > 1 ? " ×\(zoom)" : "") : "silent",
+                    x: plotLeft - 8, y: mid + 14, size: 10, anchor: "end", fill: "#777"))
             waves.append(
                 "<line x1=\"\(c(plotLeft))\" y1=\"\(c(mid))\" x2=\"\(c(plotRight))\" y2=\"\(c(mid))\" stroke=\"#ccc\"/>")
             let envelope = timeline.envelope(samples, columns: columns)
-            let scale = h / 2 - 2
+            let scale = (h / 2 - 2) * Double(zoom)
             var upper: [String] = []
             var lower: [String] = []
             for (column, range) in envelope.enumerated() {
