@@ -86,42 +86,64 @@ struct PlotSVG {
         let end = timeline.end
         let pattern = timeline.pattern
 
-        // Title and legend.
+        // Title, subtitle (beside the title when it fits, else below) and legend (wrapped to the width).
+        let headerLeft = 12.0
+        let headerRight = w - 12
+        let title =
+            "\(timeline.name) — \(String(format: "%.3f", pattern.duration)) s"
+            + (timeline.soundingEnd > pattern.duration + 0.0005
+                ? " (\(String(format: "%.3f", timeline.soundingEnd)) s with tails)" : "")
+        let subtitle =
+            "\(counted(pattern.events.count, "event")), \(counted(pattern.parameters.count, "parameter step")), "
+            + "\(counted(pattern.curves.count, "curve")); rendered at \(Int(timeline.sampleRate)) Hz, "
+            + "\(String(format: "%.3f", end)) s shown"
+        // Long titles on narrow plots shrink to fit (bold text is about 10 % wider).
+        let available = headerRight - headerLeft
+        let titleSize = min(18, (available / (PlotStyle.textWidth(title, size: 1) * 1.1)).rounded(.down))
+        let subtitleSize = min(12, (available / PlotStyle.textWidth(subtitle, size: 1)).rounded(.down))
         body.append(
-            "<text class=\"title\" x=\"\(c(plotLeft))\" y=\"26\" font-size=\"18\" font-weight=\"bold\">"
-                + SVGText.escaped(
-                    "\(timeline.name) — \(String(format: "%.3f", pattern.duration)) s"
-                        + (timeline.soundingEnd > pattern.duration + 0.0005
-                            ? " (\(String(format: "%.3f", timeline.soundingEnd)) s with tails)" : ""))
-                + "</text>")
+            "<text class=\"title\" x=\"\(c(headerLeft))\" y=\"26\" font-size=\"\(SVGText.number(titleSize))\" font-weight=\"bold\">"
+                + SVGText.escaped(title) + "</text>")
+        y = 26
+        let sideBySide =
+            headerLeft + PlotStyle.textWidth(title, size: titleSize) * 1.1 + 24 + PlotStyle.textWidth(subtitle, size: subtitleSize)
+            <= headerRight
+        if !sideBySide { y += 18 }
         body.append(
-            "<text class=\"subtitle\" x=\"\(c(plotRight))\" y=\"26\" font-size=\"12\" fill=\"#555\" text-anchor=\"end\">"
-                + SVGText.escaped(
-                    "\(counted(pattern.events.count, "event")), \(counted(pattern.parameters.count, "parameter step")), "
-                        + "\(counted(pattern.curves.count, "curve")); rendered at \(Int(timeline.sampleRate)) Hz, "
-                        + "\(String(format: "%.3f", end)) s shown")
-                + "</text>")
-        var legendX = plotLeft
-        let legendY = 48.0
+            "<text class=\"subtitle\" x=\"\(c(sideBySide ? headerRight : headerLeft))\" y=\"\(c(y))\" "
+                + "font-size=\"\(SVGText.number(subtitleSize))\" "
+                + "fill=\"#555\"\(sideBySide ? " text-anchor=\"end\"" : "")>" + SVGText.escaped(subtitle) + "</text>")
+        var legendX = headerLeft
+        var legendY = y + 22
         var legend: [String] = []
+        func wrapLegend(_ itemWidth: Double) {
+            if legendX > headerLeft, legendX + itemWidth > headerRight {
+                legendX = headerLeft
+                legendY += 18
+            }
+        }
         for type in PlotStyle.types {
+            let itemWidth = 18 + PlotStyle.textWidth(type.rawValue, size: 12)
+            wrapLegend(itemWidth)
             legend.append(
                 "<rect x=\"\(c(legendX))\" y=\"\(c(legendY - 9))\" width=\"14\" height=\"10\" fill=\"\(PlotStyle.colour(type))\"/>")
             legend.append(text(type.rawValue, x: legendX + 18, y: legendY, size: 12))
-            legendX += 18 + PlotStyle.textWidth(type.rawValue, size: 12) + 14
+            legendX += itemWidth + 14
         }
         for (name, colour, dash) in [
             ("effective intensity", PlotStyle.intensityColour, ""),
             ("effective sharpness", PlotStyle.sharpnessColour, " stroke-dasharray=\"6 3\""),
         ] + (timeline.loopEnd != nil ? [("loop end", "#000", " stroke-dasharray=\"5 3\"")] : []) {
+            let itemWidth = 22 + PlotStyle.textWidth(name, size: 12)
+            wrapLegend(itemWidth)
             legend.append(
                 "<line x1=\"\(c(legendX))\" y1=\"\(c(legendY - 4))\" x2=\"\(c(legendX + 18))\" y2=\"\(c(legendY - 4))\" "
                     + "stroke=\"\(colour)\" stroke-width=\"2\"\(dash)/>")
             legend.append(text(name, x: legendX + 22, y: legendY, size: 12))
-            legendX += 22 + PlotStyle.textWidth(name, size: 12) + 14
+            legendX += itemWidth + 14
         }
         body.append("<g class=\"legend\">\n" + legend.joined(separator: "\n") + "\n</g>")
-        y = 62
+        y = legendY + 14
 
         // Event lanes, one per type present, each with as many rows as its labels need.
         let panelsTop = y
@@ -272,7 +294,7 @@ struct PlotSVG {
         let panelsBottom = y - 6
 
         // Time axis: grid lines through every panel, tick labels below.
-        let ticks = AxisTicks(end: end, maxTicks: max(2, Int(plotWidth / 90)))
+        let ticks = AxisTicks(end: end, maxTicks: max(2, Int(plotWidth / 75)))
         var axis: [String] = []
         for value in ticks.values {
             let tx = x(value)
