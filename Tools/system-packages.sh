@@ -3,7 +3,7 @@
 #   build: what building and playing need (ALSA, libsndfile, libsamplerate, pkg-config)
 #   test:  build + what the tests use (PulseAudio null sink reached through ALSA, aplay, sox)
 set -euo pipefail
-build_packages=(pkg-config libasound2-dev libsndfile1-dev libsamplerate0-dev libasound2-plugins)
+build_packages=(pkg-config libasound2-dev libsndfile1-dev libsamplerate0-dev libasound2-plugins librsvg2-bin)
 test_packages=(pulseaudio pulseaudio-utils alsa-utils sox)
 wanted=("${build_packages[@]}")
 if [[ "${1:-build}" == "test" ]]; then wanted+=("${test_packages[@]}"); fi

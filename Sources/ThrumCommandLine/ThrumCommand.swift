@@ -10,7 +10,7 @@ struct Subcommand: Sendable {
 
 /// The `thrum` command line: parses arguments and runs a subcommand.
 public enum ThrumCommandLine {
-    static let commands: [Subcommand] = [playCommand, renderCommand, checkCommand, infoCommand, listCommand, devicesCommand]
+    static let commands: [Subcommand] = [playCommand, renderCommand, plotCommand, checkCommand, infoCommand, listCommand, devicesCommand]
 
     static var overview: String {
         let width = (commands.map(\.spec.name.count).max() ?? 0) + 2

@@ -1,0 +1,196 @@
+import AudioResources
+import Foundation
+import RenderCore
+import Thrum
+import ThrumModel
+
+/// PNG output: the SVG converted by `rsvg-convert` (Debian package `librsvg2-bin`).
+enum PlotPNG {
+    static let tool = "rsvg-convert"
+    static let package = "librsvg2-bin"
+
+    /// The message for exit 69 when the converter is missing.
+    static let missingToolMessage =
+        "PNG output needs '\(tool)', which is not installed; install the Debian package \(package) "
+        + "(sudo apt-get install \(package)) or write an .svg file instead"
+
+    /// The first executable `name` in the colon-separated `searchPath`; nil when there is none.
+    static func find(_ name: String, in searchPath: String?) -> String? {
+        for folder in (searchPath ?? "").split(separator: ":") where !folder.isEmpty {
+            let candidate = String(folder) + "/" + name
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// Converts `svg` to a PNG file at `output` with the tool at `toolPath`.
+    static func convert(_ svg: String, to output: String, toolPath: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-plot-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure(.ioError, "cannot create a temporary folder: \(error.localizedDescription)")
+        }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("plot.svg")
+        do {
+            try Data(svg.utf8).write(to: input)
+        } catch {
+            throw CommandFailure(.ioError, "cannot write a temporary SVG: \(error.localizedDescription)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: toolPath)
+        process.arguments = ["--format", "png", "--background-color", "white", "--output", output, input.path]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw CommandFailure(.unavailable, "cannot run \(toolPath): \(error.localizedDescription); " + missingToolMessage)
+        }
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            let detail = message.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "\n", with: "; ")
+            throw CommandFailure(
+                .ioError, "\(tool) could not write \(output)" + (detail.isEmpty ? "" : ": \(detail)"))
+        }
+    }
+}
+
+let plotCommand = Subcommand(
+    spec: CommandSpec(
+        name: "plot",
+        summary: "Draw a pattern's timeline (events, effective intensity and sharpness, rendered waveforms) as SVG or PNG.",
+        positionalUsage: "PATTERN", minPositionals: 1, maxPositionals: 1,
+        options: [
+            OptionSpec("output", short: "o", value: "FILE", help: "the file to write: .svg, or .png (needs rsvg-convert)"),
+            OptionSpec("duration", value: "S", help: "plot S seconds (default: the pattern plus its release tail)"),
+            OptionSpec("width", value: "PX", help: "image width in pixels, 400 to 8000 (default 1200)"),
+            OptionSpec("loop-end", value: "S", help: "draw a dashed loop-end line at S seconds (0 = the pattern's end)"),
+            OptionSpec("sample-rate", value: "HZ", help: "render the waveforms at this rate (default 48000; 8000 beyond 10 s)"),
+        ] + EngineArguments.options.filter { ["profile", "resources", "allow-any-path"].contains($0.long) },
+        details: """
+            PATTERN is an AHAP file or the name of a bundled pattern (see 'thrum list').
+            Lanes show each event by type (T transient, C continuous, A audio tone, audio files by name);
+            the middle panel shows effective intensity (event × HapticIntensityControl) and sharpness
+            (event + HapticSharpnessControl) while a haptic event plays; below are the rendered haptic,
+            audio left and audio right channels (min/max per pixel column).
+            PNG files are converted from the SVG by rsvg-convert (Debian package librsvg2-bin).
+            Exit status: 0 ok, 64 usage, 65 bad pattern or audio file, 66 pattern missing,
+            69 rsvg-convert missing (PNG only), 74 cannot write.
+            """),
+    run: { arguments, console in
+        guard let output = arguments.value("output") else {
+            throw UsageError(message: "'thrum plot' needs -o FILE (an .svg or .png file to write)")
+        }
+        let format = (output as NSString).pathExtension.lowercased()
+        guard format == "svg" || format == "png" else {
+            throw UsageError(
+                message: "-o \(output): the file name must end in .svg or .png"
+                    + (format.isEmpty ? "" : ", not .\((output as NSString).pathExtension)"))
+        }
+        let width = try arguments.int("width", in: 400...8000) ?? 1200
+        let duration = try arguments.double("duration", in: 0.001...3600)
+        let loopEndArgument = try arguments.double("loop-end", in: 0...3600)
+        // Find the converter before rendering, so a missing tool fails fast.
+        var toolPath: String?
+        if format == "png" {
+            guard let found = PlotPNG.find(PlotPNG.tool, in: ProcessInfo.processInfo.environment["PATH"]) else {
+                throw CommandFailure(.unavailable, PlotPNG.missingToolMessage)
+            }
+            toolPath = found
+        }
+
+        let (pattern, path) = try EngineArguments.pattern(arguments.positionals[0])
+        var options = try EngineArguments.engineOptions(arguments, patternPath: path, defaultChannels: .separate)
+        // 48 kHz shows audio files as they are; long patterns render at 8 kHz to stay quick and small.
+        if arguments.value("sample-rate") == nil { options.sampleRate = (duration ?? pattern.duration) > 10 ? 8000 : 48000 }
+        options.channelMap = .separate
+        options.output = .offline
+        let rate = options.sampleRate
+
+        // Render L, R, H until the player ends (or for --duration), keeping every frame.
+        let engine: CHHapticEngine
+        let player: any CHHapticAdvancedPatternPlayer
+        do {
+            engine = try CHHapticEngine(options: options)
+            player = try engine.makeAdvancedPlayer(with: pattern)
+            try engine.start()
+            try player.start(atTime: CHHapticTimeImmediate)
+        } catch {
+            throw commandFailure(error, patternPath: path)
+        }
+        let limit = duration.map { max(1, Int(($0 * rate).rounded())) }
+        let safetyLimit = Int(3600 * rate)
+        let block = 1024
+        var buffer = [Float](repeating: 0, count: block * 3)
+        var endFrame: UInt64?
+        var left: [Float] = []
+        var right: [Float] = []
+        var haptic: [Float] = []
+        do {
+            while true {
+                var count = block
+                if let limit { count = min(block, limit - haptic.count) }
+                count = min(count, safetyLimit - haptic.count)
+                if count <= 0 { break }
+                try buffer.withUnsafeMutableBufferPointer { samples in
+                    try engine.renderOffline(frameCount: count, into: samples.baseAddress!)
+                }
+                let end = (player as? ThrumPlayerState)?.endFrame
+                endFrame = end
+                if limit == nil, let end { count = max(0, min(count, Int(end) - haptic.count)) }
+                for frame in 0..<count {
+                    left.append(buffer[frame * 3])
+                    right.append(buffer[frame * 3 + 1])
+                    haptic.append(buffer[frame * 3 + 2])
+                }
+                if limit == nil, end != nil { break }
+            }
+        } catch {
+            throw commandFailure(error, patternPath: path)
+        }
+        engine.stop()
+
+        let rendered = Double(haptic.count) / rate
+        var end = duration ?? max(rendered, pattern.duration)
+        let loopEnd = loopEndArgument.map { $0 > 0 ? $0 : pattern.duration }
+        if duration == nil, let loopEnd { end = max(end, loopEnd) }
+        if end <= 0 { end = 0.1 }
+        let profile = options.actuatorProfile
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        var timeline: PlotTimeline
+        do {
+            timeline = try PlotTimeline(
+                name: name, pattern: pattern.data, end: end, loopEnd: loopEnd, sampleRate: rate, haptic: haptic,
+                left: left, right: right, profile: profile)
+        } catch {
+            throw CommandFailure(.dataError, "\(path): \(error)")
+        }
+        timeline.soundingEnd = endFrame.map { Double($0) / rate } ?? end
+        // AudioCustom bars cover the part of the file they play: probe each file's length.
+        let resolver = ResourcePathResolver(roots: options.resourceRoots, allowAnyPath: options.allowAnyResourcePath)
+        for (index, event) in pattern.data.events.enumerated() where event.type == .audioCustom {
+            guard let file = event.waveformPath,
+                let resolved = try? resolver.resolve(file, relativeTo: pattern.sourceFolder),
+                let seconds = (try? AudioFileInfo.probe(resolved))?.durationSeconds
+            else { continue }
+            timeline.audioSeconds[index] = seconds
+        }
+        let svg = PlotSVG(timeline: timeline, width: width).render()
+
+        if let toolPath {
+            try PlotPNG.convert(svg, to: output, toolPath: toolPath)
+        } else {
+            do {
+                try Data(svg.utf8).write(to: URL(fileURLWithPath: output))
+            } catch {
+                throw CommandFailure(.ioError, "cannot write \(output): \(error.localizedDescription)")
+            }
+        }
+        console.print(
+            "wrote \(output): \(width) px wide, \(String(format: "%.3f", end)) s, \(pattern.data.events.count) event\(pattern.data.events.count == 1 ? "" : "s")")
+        return .ok
+    })

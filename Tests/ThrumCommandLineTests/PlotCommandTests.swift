@@ -1,0 +1,217 @@
+import Foundation
+import RenderCore
+import Testing
+import ThrumModel
+
+@testable import ThrumCommandLine
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// What the SVG's XML parse found: every element, and the event groups with their attributes.
+private final class SVGScan: NSObject, XMLParserDelegate {
+    var elementCount = 0
+    var events: [[String: String]] = []
+    /// For each event group: its bar (x, y, width) and label (x, anchor, text).
+    var shapes: [(rect: [String: String], text: [String: String], label: String)] = []
+    private var inEvent = false
+    private var rect: [String: String] = [:]
+    private var textAttributes: [String: String] = [:]
+    private var inText = false
+    private var label = ""
+
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        elementCount += 1
+        if name == "g", attributes["class"] == "event" {
+            events.append(attributes)
+            inEvent = true
+            label = ""
+        } else if inEvent, name == "rect" {
+            rect = attributes
+        } else if inEvent, name == "text" {
+            textAttributes = attributes
+            inText = true
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if inText { label += string }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        if name == "text" { inText = false }
+        if name == "g", inEvent {
+            shapes.append((rect, textAttributes, label))
+            inEvent = false
+        }
+    }
+}
+
+/// Parses `svg`; records an issue when it is not well-formed XML.
+private func scan(_ svg: String, sourceLocation: SourceLocation = #_sourceLocation) -> SVGScan {
+    let parser = XMLParser(data: Data(svg.utf8))
+    let delegate = SVGScan()
+    parser.delegate = delegate
+    let ok = parser.parse()
+    #expect(ok, "SVG is not well-formed: \(String(describing: parser.parserError))", sourceLocation: sourceLocation)
+    return delegate
+}
+
+/// The (time, type) of each event in an AHAP file, read straight from its JSON.
+private func eventsInFile(_ path: String) throws -> [(time: Double, type: String)] {
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let entries = try #require(root["Pattern"] as? [[String: Any]])
+    return entries.compactMap { entry in
+        guard let event = entry["Event"] as? [String: Any] else { return nil }
+        return ((event["Time"] as? NSNumber)?.doubleValue ?? 0, event["EventType"] as? String ?? "")
+    }
+}
+
+/// Runs `thrum plot` and returns the SVG it wrote.
+private func plot(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    let output = try temporaryFile("plot.svg", "")
+    let result = runThrum(["plot"] + arguments + ["-o", output])
+    #expect(result.status == 0, "stderr: \(result.err)", sourceLocation: sourceLocation)
+    return try String(contentsOfFile: output, encoding: .utf8)
+}
+
+private let patterns = packageRoot + "/Resources/Patterns"
+
+private var bundledPatterns: [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: patterns)) ?? []).filter { $0.hasSuffix(".ahap") }.sorted()
+}
+
+@Suite struct PlotCommandTests {
+    @Test func svgIsWellFormedAndHasOneElementPerEvent() throws {
+        for name in bundledPatterns {
+            let path = patterns + "/" + name
+            let svg = try plot([path])
+            let found = scan(svg)
+            let expected = try eventsInFile(path)
+            #expect(found.events.count == expected.count, "\(name)")
+            for (index, event) in expected.enumerated() where index < found.events.count {
+                let element = found.events.first { $0["data-index"] == "\(index)" }
+                let time = element?["data-time"].flatMap(Double.init)
+                #expect(time.map { abs($0 - event.time) < 1e-6 } == true, "\(name) event \(index): \(String(describing: time))")
+                #expect(element?["data-type"] == event.type, "\(name) event \(index)")
+            }
+        }
+    }
+
+    @Test func bundledPatternsHaveNoOverlappingBarsOrLabels() throws {
+        for name in bundledPatterns {
+            let found = scan(try plot([patterns + "/" + name]))
+            var spans: [String: [(Double, Double)]] = [:]  // by row (the bar's y)
+            for shape in found.shapes {
+                let x = Double(shape.rect["x"] ?? "") ?? 0
+                let width = Double(shape.rect["width"] ?? "") ?? 0
+                let labelX = Double(shape.text["x"] ?? "") ?? 0
+                let labelWidth = PlotStyle.labelWidth(shape.label)
+                let (labelStart, labelEnd) =
+                    shape.text["text-anchor"] == "end" ? (labelX - labelWidth, labelX) : (labelX, labelX + labelWidth)
+                spans[shape.rect["y"] ?? "", default: []].append((min(x, labelStart), max(x + width, labelEnd)))
+            }
+            for (row, items) in spans {
+                let sorted = items.sorted { $0.0 < $1.0 }
+                for (a, b) in zip(sorted, sorted.dropFirst()) {
+                    #expect(a.1 <= b.0 + 0.01, "\(name): overlap in row y=\(row): \(a) and \(b)")
+                }
+            }
+        }
+    }
+
+    @Test func snapshots() throws {
+        for name in ["heartbeat", "checkout"] {
+            let svg = try plot([patterns + "/\(name).ahap"])
+            try assertSnapshot(svg, named: "plot-\(name).svg")
+            #expect(try plot([patterns + "/\(name).ahap"]) == svg, "output is deterministic")
+        }
+    }
+
+    @Test func effectiveValuesFollowCurvesAndSteps() throws {
+        let path = try temporaryFile(
+            "curve.ahap",
+            """
+            {"Version": 1.0, "Pattern": [
+              {"Event": {"Time": 0.0, "EventType": "HapticContinuous", "EventDuration": 1.0,
+                "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": 0.8},
+                                    {"ParameterID": "HapticSharpness", "ParameterValue": 0.5}]}},
+              {"ParameterCurve": {"ParameterID": "HapticIntensityControl", "Time": 0.0,
+                "ParameterCurveControlPoints": [{"Time": 0.0, "ParameterValue": 0.0}, {"Time": 0.5, "ParameterValue": 1.0}]}},
+              {"Parameter": {"ParameterID": "HapticSharpnessControl", "Time": 0.6, "ParameterValue": 0.9}},
+              {"Event": {"Time": 1.5, "EventType": "HapticTransient"}}
+            ]}
+            """)
+        let svg = try plot([path, "--duration", "2", "--loop-end", "1.25", "--width", "800"])
+        _ = scan(svg)
+        #expect(svg.contains("<g class=\"loop-end\" data-time=\"1.25\">"))
+        #expect(svg.contains("width=\"800\""))
+        // Evaluate the timeline directly: intensity = 0.8 × ramp, sharpness = 0.5 + 0.9 clamped to 1.
+        let data = try #require(try? EngineArguments.pattern(path)).0.data
+        let timeline = try PlotTimeline(
+            name: "curve", pattern: data, end: 2, loopEnd: nil, sampleRate: 8000, haptic: [], left: [], right: [],
+            profile: .default)
+        let quarter = try #require(timeline.effective(in: 0.25...0.25))
+        #expect(abs(quarter.intensity - 0.4) < 1e-4)
+        #expect(abs(quarter.sharpness - 0.5) < 1e-4)
+        let late = try #require(timeline.effective(in: 0.8...0.8))
+        #expect(abs(late.intensity - 0.8) < 1e-4)
+        #expect(late.sharpness == 1)
+        #expect(timeline.effective(in: 1.2...1.3) == nil, "no haptic event plays there")
+        let transient = try #require(timeline.effective(in: 1.5...1.5))
+        #expect(abs(transient.intensity - 0.75) < 1e-4, "the control holds 1 after the curve")
+    }
+
+    @Test func escapesText() {
+        #expect(SVGText.escaped("a<b & \"c\" 'd'>") == "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;")
+        #expect(SVGText.number(0.25) == "0.25")
+        #expect(SVGText.number(1) == "1")
+        #expect(SVGText.coordinate(-0.01) == "0.0")
+    }
+
+    @Test func pngHasTheRequestedSize() throws {
+        let output = try temporaryFile("plot.png", "")
+        let result = runThrum(["plot", patterns + "/heartbeat.ahap", "-o", output, "--width", "900"])
+        try #require(result.status == 0, "stderr: \(result.err)")
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))
+        try #require(bytes.count > 24)
+        #expect(bytes[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        #expect(String(decoding: bytes[12..<16], as: UTF8.self) == "IHDR")
+        func big(_ at: Int) -> Int { bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        #expect(big(16) == 900)
+        let svg = try plot([patterns + "/heartbeat.ahap", "--width", "900"])
+        let height = try #require(svg.firstMatch(of: /height="(\d+)" viewBox/)?.output.1)
+        #expect(big(20) == Int(height))
+    }
+
+    @Test func missingConverterIsReported() {
+        #expect(PlotPNG.find("rsvg-convert", in: "/nonexistent:/also-missing") == nil)
+        #expect(PlotPNG.find("sh", in: "/nonexistent:/bin") == "/bin/sh")
+        #expect(PlotPNG.missingToolMessage.contains("rsvg-convert"))
+        #expect(PlotPNG.missingToolMessage.contains("librsvg2-bin"))
+    }
+
+    @Test func usageErrors() {
+        let noOutput = runThrum(["plot", "heartbeat"])
+        #expect(noOutput.status == 64)
+        #expect(noOutput.err == "thrum plot: 'thrum plot' needs -o FILE (an .svg or .png file to write)\n")
+        let badExtension = runThrum(["plot", "heartbeat", "-o", "/tmp/plot.pdf"])
+        #expect(badExtension.status == 64)
+        #expect(badExtension.err == "thrum plot: -o /tmp/plot.pdf: the file name must end in .svg or .png, not .pdf\n")
+        let noExtension = runThrum(["plot", "heartbeat", "-o", "/tmp/plot"])
+        #expect(noExtension.err == "thrum plot: -o /tmp/plot: the file name must end in .svg or .png\n")
+        let narrow = runThrum(["plot", "heartbeat", "-o", "/tmp/plot.svg", "--width", "10"])
+        #expect(narrow.status == 64)
+        #expect(narrow.err.contains("--width takes a whole number from 400 to 8000"))
+        let missing = runThrum(["plot", "/nonexistent/none.ahap", "-o", "/tmp/plot.svg"])
+        #expect(missing.status == 66)
+        let help = runThrum(["plot", "--help"])
+        #expect(help.status == 0)
+        #expect(help.out.contains("69 rsvg-convert missing"))
+    }
+}
