@@ -67,7 +67,8 @@ enum EngineArguments {
         if let profile = arguments.value("profile") { options.actuatorProfile = try loadProfile(profile) }
         options.resourceRoots = arguments.values["resources"] ?? []
         if let audio = BundledResources.audio, let patterns = BundledResources.patterns,
-            patternPath.hasPrefix(patterns + "/")
+            URL(fileURLWithPath: patternPath).resolvingSymlinksInPath().deletingLastPathComponent().path
+                == URL(fileURLWithPath: patterns).resolvingSymlinksInPath().path
         {
             options.resourceRoots.append(audio)
         }
