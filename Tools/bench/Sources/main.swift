@@ -12,6 +12,8 @@ let usage = """
       rss                     peak RSS playing a 5 s pattern
       xruns [--no-load]       period/xrun matrix vs aplay on `pulse`
       all [--no-load] [--runs N]  everything above, as a markdown table
+      soak-offline [--hours H]   H hours (default 1) of looped playback offline: drift and memory
+      soak-live [--minutes M]    M minutes (default 10) live on `pulse` with the other core busy: xruns
     """
 
 func intOption(_ name: String, default value: Int) -> Int {
@@ -82,6 +84,8 @@ do {
     case "rss": try benchRSS()
     case "xruns": try benchXruns(loads: CommandLine.arguments.contains("--no-load") ? [false] : [false, true])
     case "all": exit(runAll())
+    case "soak-offline": exit(try soakOffline(hours: Double(intOption("--hours", default: 1))))
+    case "soak-live": exit(try soakLive(minutes: Double(intOption("--minutes", default: 10))))
     default:
         FileHandle.standardError.write(Data((usage + "\n").utf8))
         exit(command.isEmpty || command == "help" || command == "--help" ? 0 : 64)
