@@ -5,8 +5,10 @@
 #   3. runs every test except the real-time ones, in parallel,
 #   4. starts a PulseAudio null sink (Tools/pulse-null-sink.sh) and runs the real-time tests
 #      (suites named *RealTime* or *PulseAudio*) one at a time, never beside other tests,
-#   5. runs the engine and render tests again under ThreadSanitizer (own build folder .build-tsan).
-# Set THRUM_SKIP_TSAN=1 to skip step 5 while iterating.
+#   5. runs the engine and render tests again under ThreadSanitizer (own build folder .build-tsan),
+#   6. runs every test but the real-time ones under AddressSanitizer (.build-asan; XCTest's own leaks
+#      are not ours, so leak detection is off).
+# Set THRUM_SKIP_SANITIZERS=1 to skip steps 5 and 6 while iterating.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -20,7 +22,9 @@ eval "$("$root/Tools/pulse-null-sink.sh" start)"
 trap '"$root/Tools/pulse-null-sink.sh" stop >/dev/null 2>&1 || true' EXIT
 swift test --skip-build --no-parallel --filter "$realtime"
 
-if [[ "${THRUM_SKIP_TSAN:-0}" != "1" ]]; then
+if [[ "${THRUM_SKIP_SANITIZERS:-0}" != "1" ]]; then
     swift test --scratch-path "$root/.build-tsan" --sanitize=thread \
-        --filter 'EngineOfflineTests|RenderCoreTests|ALSAOutputTests|RealTime' --no-parallel
+        --filter 'EngineOfflineTests|EngineALSAFileTests|AdvancedPlayerTests|RenderCoreTests|ALSAOutputTests|EngineRealTimeTests' \
+        --no-parallel
+    ASAN_OPTIONS=detect_leaks=0 swift test --scratch-path "$root/.build-asan" --sanitize=address --skip "$realtime"
 fi
