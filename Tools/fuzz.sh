@@ -124,6 +124,10 @@ executed=$(cat "$work"/job*.log | awk "/^stat::number_of_executed_units/ {n += \
 slowest=$(cat "$work"/job*.log | sed -n 's/.*Slowest unit: \([0-9]*\) s.*/\1/p' | sort -n | tail -n 1)
 echo "fuzz.sh: target $target, $seconds s, $jobs process(es): $executed executions (stat::number_of_executed_units)"
 [[ -n "$slowest" ]] && echo "fuzz.sh: slowest input took ${slowest} s"
+if [[ "$failed" == 0 ]] && grep -q 'libFuzzer: run interrupted' "$work"/job*.log; then
+    echo "fuzz.sh: interrupted" >&2
+    exit 130
+fi
 if [[ "$failed" == 1 || "$status" != 0 ]]; then
     echo "fuzz.sh: FOUND A PROBLEM; input(s) saved:" >&2
     grep -h 'Test unit written to' "$work"/job*.log >&2 || true
