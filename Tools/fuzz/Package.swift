@@ -1,0 +1,33 @@
+// swift-tools-version: 6.2
+// Thrum's libFuzzer harnesses: a separate package so the fuzzers (which need `--sanitize=fuzzer` to
+// link libFuzzer) never take part in the main package's normal build. Run them with `Tools/fuzz.sh`.
+import Foundation
+import PackageDescription
+
+// A path dependency's identity is the name of its folder (`thrum`, `main`, `wt-fuzz`…), so find it.
+let thrumIdentity = URL(fileURLWithPath: Context.packageDirectory)
+    .deletingLastPathComponent().deletingLastPathComponent().lastPathComponent.lowercased()
+
+let strict: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
+
+let package = Package(
+    name: "ThrumFuzz",
+    dependencies: [.package(path: "../..")],
+    targets: [
+        // Declares libFuzzer's `LLVMFuzzerRunDriver` weak, so the harnesses link (and say so) without libFuzzer.
+        .target(name: "CFuzzerDriver"),
+        // The shared `main` logic: hands the command line to libFuzzer.
+        .target(name: "FuzzSupport", dependencies: ["CFuzzerDriver"], swiftSettings: strict),
+        // AHAP text → JSONReader → AHAPDecoder (+ PatternValidator), checking the result's invariants.
+        .executableTarget(
+            name: "thrum-fuzz-ahap",
+            dependencies: ["FuzzSupport", .product(name: "Thrum", package: thrumIdentity)],
+            swiftSettings: strict),
+        // Audio bytes → temporary file → AudioFileInfo.probe and AudioFileLoader.load with small limits.
+        .executableTarget(
+            name: "thrum-fuzz-audio",
+            dependencies: ["FuzzSupport", .product(name: "Thrum", package: thrumIdentity)],
+            swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)
