@@ -524,61 +524,70 @@ struct DecodeContext {
         return false
     }
 
+    /// Reads an optional number member; nil when absent. A wrong type is reported and clears `ok`.
+    mutating func readNumber(_ member: JSONMember?, in path: String, ok: inout Bool) -> Double? {
+        guard let member else { return nil }
+        let value = number(member, path: Self.join(path, member.key))?.value
+        if value == nil { ok = false }
+        return value
+    }
+
+    /// Reads an optional `Float` member from its literal (see `readNumber` and `float`).
+    mutating func readFloat(_ member: JSONMember?, in path: String, ok: inout Bool) -> Float? {
+        guard let member else { return nil }
+        let value = float(member, path: Self.join(path, member.key))
+        if value == nil { ok = false }
+        return value
+    }
+
+    /// Reads an optional string member (see `readNumber`).
+    mutating func readString(_ member: JSONMember?, in path: String, ok: inout Bool) -> String? {
+        guard let member else { return nil }
+        let value = string(member, path: Self.join(path, member.key))
+        if value == nil { ok = false }
+        return value
+    }
+
+    /// Reads an optional bool member (see `readNumber`).
+    mutating func readBool(_ member: JSONMember?, in path: String, ok: inout Bool) -> Bool? {
+        guard let member else { return nil }
+        let value = bool(member, path: Self.join(path, member.key))
+        if value == nil { ok = false }
+        return value
+    }
+
+    /// Reports a required key that is absent (an error at the entry) and clears `ok`.
+    mutating func requirePresent(
+        _ member: JSONMember?, _ code: CHHapticError.Code, _ message: String, suggestion: String, node: JSONNode,
+        path: String, ok: inout Bool
+    ) {
+        guard member == nil else { return }
+        report(.error, code, message, suggestion: suggestion, path: path, at: node.position)
+        ok = false
+    }
+
     mutating func decodeEvent(_ member: JSONMember, path: String) -> EventData? {
         guard requireObject(member, path: path) else { return nil }
         let node = member.value
         let members = self.members(of: node, path: path, known: Keys.event)
         var ok = true
 
-        var type: CHHapticEvent.EventType?
-        if let typeMember = members["EventType"] {
-            if let text = string(typeMember, path: Self.join(path, "EventType")) {
-                type = CHHapticEvent.EventType(rawValue: text)
-            } else {
-                ok = false
-            }
-        } else {
-            report(
-                .error, .badEventEntry, "Missing event type: the event has no EventType",
-                suggestion: "add \"EventType\": one of "
-                    + CHHapticEvent.EventType.allKnown.map(\.rawValue).joined(separator: ", "),
-                path: path, at: node.position)
-            ok = false
-        }
-
-        var time: Double?
-        if let timeMember = timeMember(members, alias: "EventTime", path: path) {
-            time = number(timeMember, path: Self.join(path, timeMember.key))?.value
-            if time == nil { ok = false }
-        } else {
-            report(
-                .error, .invalidEventTime, "Illegal or missing event time: the event has no Time",
-                suggestion: "add \"Time\" (seconds from the pattern start)", path: path, at: node.position)
-            ok = false
-        }
-
-        var duration: Double?
-        if let durationMember = members["EventDuration"] {
-            duration = number(durationMember, path: Self.join(path, "EventDuration"))?.value
-            if duration == nil { ok = false }
-        }
-
-        var waveformPath: String?
-        if let pathMember = members["EventWaveformPath"] {
-            waveformPath = string(pathMember, path: Self.join(path, "EventWaveformPath"))
-            if waveformPath == nil { ok = false }
-        }
-
-        var useVolumeEnvelope: Bool?
-        if let flag = members["EventWaveformUseVolumeEnvelope"] {
-            useVolumeEnvelope = bool(flag, path: Self.join(path, flag.key))
-            if useVolumeEnvelope == nil { ok = false }
-        }
-        var loopEnabled: Bool?
-        if let flag = members["EventWaveformLoopEnabled"] {
-            loopEnabled = bool(flag, path: Self.join(path, flag.key))
-            if loopEnabled == nil { ok = false }
-        }
+        let typeMember = members["EventType"]
+        requirePresent(
+            typeMember, .badEventEntry, "Missing event type: the event has no EventType",
+            suggestion: "add \"EventType\": one of "
+                + CHHapticEvent.EventType.allKnown.map(\.rawValue).joined(separator: ", "),
+            node: node, path: path, ok: &ok)
+        let type = readString(typeMember, in: path, ok: &ok).map { CHHapticEvent.EventType(rawValue: $0) }
+        let time = timeMember(members, alias: "EventTime", path: path)
+        requirePresent(
+            time, .invalidEventTime, "Illegal or missing event time: the event has no Time",
+            suggestion: "add \"Time\" (seconds from the pattern start)", node: node, path: path, ok: &ok)
+        let seconds = readNumber(time, in: path, ok: &ok)
+        let duration = readNumber(members["EventDuration"], in: path, ok: &ok)
+        let waveformPath = readString(members["EventWaveformPath"], in: path, ok: &ok)
+        let useVolumeEnvelope = readBool(members["EventWaveformUseVolumeEnvelope"], in: path, ok: &ok)
+        let loopEnabled = readBool(members["EventWaveformLoopEnabled"], in: path, ok: &ok)
 
         var parameters: [EventParameterData] = []
         if let list = members["EventParameters"] {
@@ -600,9 +609,9 @@ struct DecodeContext {
             }
         }
 
-        guard ok, let type, let time else { return nil }
+        guard ok, let type, let seconds else { return nil }
         return EventData(
-            type: type, time: time, duration: duration, parameters: parameters, waveformPath: waveformPath,
+            type: type, time: seconds, duration: duration, parameters: parameters, waveformPath: waveformPath,
             useVolumeEnvelope: useVolumeEnvelope, loopEnabled: loopEnabled)
     }
 
@@ -614,27 +623,15 @@ struct DecodeContext {
             return nil
         }
         let members = self.members(of: node, path: path, known: Keys.eventParameter)
-        var id: String?
-        var value: Float?
         var ok = true
-        if let idMember = members["ParameterID"] {
-            id = string(idMember, path: Self.join(path, "ParameterID"))
-            if id == nil { ok = false }
-        } else {
-            report(
-                .error, .badParameterEntry, "the event parameter has no ParameterID",
-                suggestion: "add \"ParameterID\", e.g. \"HapticIntensity\"", path: path, at: node.position)
-            ok = false
-        }
-        if let valueMember = members["ParameterValue"] {
-            value = float(valueMember, path: Self.join(path, "ParameterValue"))
-            if value == nil { ok = false }
-        } else {
-            report(
-                .error, .badParameterEntry, "the event parameter has no ParameterValue",
-                suggestion: "add \"ParameterValue\"", path: path, at: node.position)
-            ok = false
-        }
+        requirePresent(
+            members["ParameterID"], .badParameterEntry, "the event parameter has no ParameterID",
+            suggestion: "add \"ParameterID\", e.g. \"HapticIntensity\"", node: node, path: path, ok: &ok)
+        let id = readString(members["ParameterID"], in: path, ok: &ok)
+        requirePresent(
+            members["ParameterValue"], .badParameterEntry, "the event parameter has no ParameterValue",
+            suggestion: "add \"ParameterValue\"", node: node, path: path, ok: &ok)
+        let value = readFloat(members["ParameterValue"], in: path, ok: &ok)
         guard ok, let id, let value else { return nil }
         return EventParameterData(id: CHHapticEvent.ParameterID(rawValue: id), value: value)
     }
@@ -656,24 +653,13 @@ struct DecodeContext {
         let members = self.members(of: node, path: path, known: Keys.parameter)
         let id = dynamicID(members, node: node, path: path, kind: "Parameter")
         var ok = id != nil
-        var time: Double?
-        if let timeMember = timeMember(members, alias: "ParameterTime", path: path) {
-            time = number(timeMember, path: Self.join(path, timeMember.key))?.value
-            if time == nil { ok = false }
-        } else {
-            report(
-                .error, .badParameterEntry, "the Parameter has no Time",
-                suggestion: "add \"Time\" (seconds from the pattern start)", path: path, at: node.position)
-            ok = false
-        }
-        var value: Float = 0
-        if let valueMember = members["ParameterValue"] {
-            if let given = float(valueMember, path: Self.join(path, "ParameterValue")) {
-                value = given
-            } else {
-                ok = false
-            }
-        } else if let id {
+        let timeMember = timeMember(members, alias: "ParameterTime", path: path)
+        requirePresent(
+            timeMember, .badParameterEntry, "the Parameter has no Time",
+            suggestion: "add \"Time\" (seconds from the pattern start)", node: node, path: path, ok: &ok)
+        let time = readNumber(timeMember, in: path, ok: &ok)
+        let value = readFloat(members["ParameterValue"], in: path, ok: &ok) ?? 0
+        if members["ParameterValue"] == nil, let id {
             let silences = id == CHHapticDynamicParameter.ID.hapticIntensityControl.rawValue
                 ? " (for HapticIntensityControl this silences the player)" : ""
             report(
@@ -690,16 +676,10 @@ struct DecodeContext {
         let members = self.members(of: node, path: path, known: Keys.curve)
         let id = dynamicID(members, node: node, path: path, kind: "ParameterCurve")
         var ok = id != nil
-        var time: Double?
-        if let timeMember = members["Time"] {
-            time = number(timeMember, path: Self.join(path, "Time"))?.value
-            if time == nil { ok = false }
-        } else {
-            report(
-                .error, .badParameterEntry, "the ParameterCurve has no Time",
-                suggestion: "add \"Time\" (seconds from the pattern start)", path: path, at: node.position)
-            ok = false
-        }
+        requirePresent(
+            members["Time"], .badParameterEntry, "the ParameterCurve has no Time",
+            suggestion: "add \"Time\" (seconds from the pattern start)", node: node, path: path, ok: &ok)
+        let time = readNumber(members["Time"], in: path, ok: &ok)
         var points: [ControlPointData] = []
         if let list = members["ParameterCurveControlPoints"] {
             let listPath = Self.join(path, "ParameterCurveControlPoints")
@@ -732,26 +712,14 @@ struct DecodeContext {
         }
         let members = self.members(of: node, path: path, known: Keys.point)
         var ok = true
-        var time: Double?
-        var value: Float?
-        if let timeMember = members["Time"] {
-            time = number(timeMember, path: Self.join(path, "Time"))?.value
-            if time == nil { ok = false }
-        } else {
-            report(
-                .error, .badParameterEntry, "the control point has no Time",
-                suggestion: "add \"Time\" (seconds from the curve's Time)", path: path, at: node.position)
-            ok = false
-        }
-        if let valueMember = members["ParameterValue"] {
-            value = float(valueMember, path: Self.join(path, "ParameterValue"))
-            if value == nil { ok = false }
-        } else {
-            report(
-                .error, .badParameterEntry, "the control point has no ParameterValue",
-                suggestion: "add \"ParameterValue\"", path: path, at: node.position)
-            ok = false
-        }
+        requirePresent(
+            members["Time"], .badParameterEntry, "the control point has no Time",
+            suggestion: "add \"Time\" (seconds from the curve's Time)", node: node, path: path, ok: &ok)
+        let time = readNumber(members["Time"], in: path, ok: &ok)
+        requirePresent(
+            members["ParameterValue"], .badParameterEntry, "the control point has no ParameterValue",
+            suggestion: "add \"ParameterValue\"", node: node, path: path, ok: &ok)
+        let value = readFloat(members["ParameterValue"], in: path, ok: &ok)
         guard ok, let time, let value else { return nil }
         return ControlPointData(time: time, value: value)
     }
