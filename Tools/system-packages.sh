@@ -4,7 +4,7 @@
 #   test:  build + what the tests use (PulseAudio null sink reached through ALSA, aplay, sox)
 set -euo pipefail
 build_packages=(pkg-config libasound2-dev libsndfile1-dev libsamplerate0-dev libasound2-plugins librsvg2-bin)
-test_packages=(pulseaudio pulseaudio-utils alsa-utils sox)
+test_packages=(pulseaudio pulseaudio-utils alsa-utils sox python3)
 wanted=("${build_packages[@]}")
 if [[ "${1:-build}" == "test" ]]; then wanted+=("${test_packages[@]}"); fi
 missing=()
