@@ -50,7 +50,11 @@ let package = Package(
         .testTarget(
             name: "ThrumCommandLineTests", dependencies: ["ThrumCommandLine"], exclude: ["Snapshots"],
             swiftSettings: strict),
-        .testTarget(name: "CoreHapticsExamplesTests", dependencies: ["Thrum"], exclude: ["NotCompiled"], swiftSettings: strict),
+        .testTarget(name: "CoreHapticsExamplesTests", dependencies: ["Thrum"], swiftSettings: strict),
+        // Reference code written for app targets, compiled as Xcode 26 compiles them: main-actor by default.
+        .testTarget(
+            name: "CoreHapticsAppExamplesTests", dependencies: ["Thrum"],
+            swiftSettings: strict + [.defaultIsolation(MainActor.self)]),
 
         // Benchmark harness (Tools/bench, run by Tools/benchmark.sh). The malloc-counting shim interposes on
         // malloc/free, so only thrum-bench links it, never a test binary.

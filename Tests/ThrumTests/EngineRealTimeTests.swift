@@ -124,6 +124,28 @@ struct EngineRealTimeTests {
         #expect(window == Array(expected[skip...]), "thrum play --loops 3 differs from thrum render --loops 3")
     }
 
+    @Test func forcedXrunIsRecoveredCountedAndPlaybackContinues() throws {
+        let pattern = try CHHapticPattern(
+            contentsOf: packageRoot.appendingPathComponent("Resources/Patterns/textured-drag.ahap"))
+        let engine = try CHHapticEngine(options: options(.device("pulse")))
+        try engine.start()
+        let player = try engine.makePlayer(with: pattern)
+        try player.start(atTime: 0)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(engine.xrunCount == 0)
+        engine.injectRenderStall(milliseconds: 200)
+        Thread.sleep(forTimeInterval: 0.5)
+        let before = engine.currentTime
+        let wallBefore = Date()
+        Thread.sleep(forTimeInterval: 1)
+        let advanced = engine.currentTime - before
+        let wall = Date().timeIntervalSince(wallBefore)
+        #expect(engine.xrunCount >= 1, "the stall underran the device")
+        #expect(engine.isRunning)
+        #expect(abs(advanced - wall) < 0.1, "after recovery the clock runs in step with the device: \(advanced) s in \(wall) s")
+        engine.stop()
+    }
+
     @Test func deviceLossStopsTheEngineAndRecoveryCallsReset() throws {
         let pattern = try CHHapticPattern(
             contentsOf: packageRoot.appendingPathComponent("Resources/Patterns/textured-drag.ahap"))

@@ -112,6 +112,12 @@ public final class CHHapticEngine: @unchecked Sendable {
     /// ALSA xruns (underruns) recovered since the engine started; 0 offline (a Thrum addition).
     public var xrunCount: UInt64 { state.withLock { $0.run?.playback?.xrunCount ?? 0 } }
 
+    /// Fault injection for tests: stalls the render thread once for `milliseconds`, which makes the device
+    /// underrun; the xrun is recovered and counted in `xrunCount` (a Thrum addition; no effect offline).
+    public func injectRenderStall(milliseconds: Int) {
+        state.withLock { $0.run?.playback?.injectStall(milliseconds: milliseconds) }
+    }
+
     /// Events dropped because every voice was busy, since the engine started (a Thrum addition).
     public var voiceOverflowCount: Int { state.withLock { $0.run?.link.statistics.voiceOverflowCount ?? 0 } }
 

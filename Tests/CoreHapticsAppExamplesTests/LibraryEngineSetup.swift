@@ -1,5 +1,7 @@
 // haptics-library.md, "Core Haptics engine setup" (Foundations), copied verbatim with
-// `import CoreHaptics` replaced by `import Thrum`.
+// `import CoreHaptics` replaced by `import Thrum`. This target compiles with main-actor default
+// isolation, as Xcode 26 app targets do: in the default nonisolated mode Swift 6 rejects
+// `static let shared` of this non-Sendable class against Apple's CoreHaptics too.
 
 // Linux: `import CoreHaptics` → `import Thrum`.
 import Thrum
