@@ -14,7 +14,7 @@ final class MonitorCapture {
     let process = Process()
 
     init() throws {
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/parec")
         process.arguments = [
             "--device=null.monitor", "--format=float32le", "--rate=48000", "--channels=2", "--raw",
