@@ -151,14 +151,20 @@ extension Voice {
         let sc = lanes[ControlLane.hapticSharpness.rawValue]
         var ph = phase
         let g = gain * gainScale
+        let constant = ic.slope == 0 && sc.slope == 0  // then evaluated once, bit-identically
+        var amp: Float = 0
+        var inc: Float = 0
         for i in 0..<count {
             let a = age + i
-            let f = frame + i
-            let ie = min(max(intensity * ic.at(f), 0), 1)
-            let amp = g * ie * (square * ie + (1 - square))
-            let s = min(max(sharpness + sc.at(f), 0), 1)
+            if i == 0 || !constant {
+                let f = frame + i
+                let ie = min(max(intensity * ic.at(f), 0), 1)
+                amp = g * ie * (square * ie + (1 - square))
+                let s = min(max(sharpness + sc.at(f), 0), 1)
+                inc = incrementLow + s * incrementSpan
+            }
             out[i] += amp * envelope(a) * fade(a) * sinCycles(ph)
-            ph += incrementLow + s * incrementSpan
+            ph += inc
             if ph >= 1 { ph -= 1 }
         }
         phase = ph
@@ -178,17 +184,27 @@ extension Voice {
         var ph = phase
         var y = lowpass
         let baseIncrement = 440 * inverseRate
+        // Controls that do not ramp in this stretch are evaluated once (the same arithmetic, so the
+        // output is bit-identical to evaluating them every frame).
+        let constant = vc.slope == 0 && pc.slope == 0 && bc.slope == 0 && panc.slope == 0
+        var vol: Float = 0
+        var inc: Float = 0
+        var coefficient: Float = 0
+        var gl: Float = 0
+        var gr: Float = 0
         for i in 0..<count {
             let a = age + i
-            let f = frame + i
-            let vol = min(max(volume * vc.at(f), 0), 1)
-            let p = min(max(pitch + pc.at(f), -1), 1)
-            let inc = baseIncrement * fastExp2(p)
-            let b = min(max(brightness + bc.at(f), 0), 1)
-            let coefficient = lowpassBase + (1 - lowpassBase) * (b * b)
-            let q = (min(max(pan + panc.at(f), -1), 1) + 1) * 0.125
-            let gl = sinCycles(q + 0.25)
-            let gr = sinCycles(q)
+            if i == 0 || !constant {
+                let f = frame + i
+                vol = min(max(volume * vc.at(f), 0), 1)
+                let p = min(max(pitch + pc.at(f), -1), 1)
+                inc = baseIncrement * fastExp2(p)
+                let b = min(max(brightness + bc.at(f), 0), 1)
+                coefficient = lowpassBase + (1 - lowpassBase) * (b * b)
+                let q = (min(max(pan + panc.at(f), -1), 1) + 1) * 0.125
+                gl = sinCycles(q + 0.25)
+                gr = sinCycles(q)
+            }
             // Partials k = 1…4 with weight 1/k, each only while below the harmonic limit.
             let p2 = ph * 2 - Float(Int(ph * 2))
             let p3 = ph * 3 - Float(Int(ph * 3))
