@@ -337,7 +337,7 @@ func benchStartupBreakdown(runs: Int, command: String) throws {
         }
         emit(
             Row(
-                figure: "ALSAOutput on `pulse`, \(lock ? "with `mlockall(MCL_CURRENT)` (engine default)" : "without `mlockall`"): open / start / open → first period written",
+                figure: "ALSAOutput on `pulse`, \(lock ? "with `mlockall(MCL_CURRENT)` (`Options.lockMemory = true`; off by default)" : "without `mlockall`"): open / start / open → first period written",
                 value: "\(fmt(median(opens), 1)) / \(fmt(median(starts), 1)) / \(fmt(median(firsts), 1)) ms (medians of \(runs))",
                 target: "—", command: command))
     }
