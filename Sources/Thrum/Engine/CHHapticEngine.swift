@@ -133,8 +133,6 @@ public final class CHHapticEngine: @unchecked Sendable {
     /// Why the device last failed while playing (ALSA's message naming the device), if it did (a Thrum addition).
     public var lastDeviceError: String? { state.withLock { $0.lastDeviceError } }
 
-    /// The device name in use, or nil offline (a Thrum addition).
-    public var deviceName: String? { state.withLock { $0.run?.playback?.deviceName } }
 
     // MARK: - Capabilities
 

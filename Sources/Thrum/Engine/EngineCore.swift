@@ -69,7 +69,7 @@ final class EngineCore: ALSARenderSource {
         }
         while let note = renderer.nextNotification() {
             let ended = EngineFeedback.ended(slot: note.slot, frame: note.frame, stopped: note.reason == .stopped)
-            if !link.feedback.push(ended) { link.droppedFeedback.add(1, ordering: .relaxed) }
+            link.feedback.push(ended)  // cannot fill (see EngineLink)
         }
     }
 
@@ -79,9 +79,7 @@ final class EngineCore: ALSARenderSource {
             case .start(let slot, let pattern, let frame, let rate, let loopEnd, let passes):
                 let started = renderer.startPlayer(
                     slot, pattern: pattern, atFrame: frame, playbackRate: rate, loopEnd: loopEnd, passes: passes)
-                if !started, !link.feedback.push(.startFailed(slot: slot)) {
-                    link.droppedFeedback.add(1, ordering: .relaxed)
-                }
+                if !started { link.feedback.push(.startFailed(slot: slot)) }
             case .stop(let slot, let frame):
                 renderer.stopPlayer(slot, atFrame: frame)
             case .pause(let slot, let frame):

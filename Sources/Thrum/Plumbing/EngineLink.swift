@@ -33,11 +33,11 @@ final class EngineLink: Sendable {
     let statistics: RenderStatistics
     let mutedHaptics = Atomic<Bool>(false)
     let mutedAudio = Atomic<Bool>(false)
-    /// Feedback the render thread could not queue (should stay 0: the ring holds two per slot).
-    let droppedFeedback = Atomic<Int>(0)
 
     init(maxPlayers: Int, statistics: RenderStatistics) {
         commands = SPSCRing(minimumCapacity: 1024)
+        // Each start takes a free slot and yields one feedback entry when it ends (or fails), and a slot
+        // is freed only when its entry has been read, so at most maxPlayers entries wait: it never fills.
         feedback = SPSCRing(minimumCapacity: maxPlayers * 2 + 16)
         self.statistics = statistics
     }
