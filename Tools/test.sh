@@ -24,7 +24,7 @@ swift test --skip-build --no-parallel --filter "$realtime"
 
 if [[ "${THRUM_SKIP_SANITIZERS:-0}" != "1" ]]; then
     swift test --scratch-path "$root/.build-tsan" --sanitize=thread \
-        --filter 'EngineOfflineTests|EngineALSAFileTests|AdvancedPlayerTests|RenderCoreTests|ALSAOutputTests|EngineRealTimeTests' \
+        --filter 'EngineOfflineTests|EngineALSAFileTests|AdvancedPlayerTests|FaultInjectionTests|RenderCoreTests|ALSAOutputHermeticTests' \
         --no-parallel
     ASAN_OPTIONS=detect_leaks=0 swift test --scratch-path "$root/.build-asan" --sanitize=address --skip "$realtime"
 fi
