@@ -371,27 +371,32 @@ private struct Parser {
             }
             path.removeLast()
             members.append(JSONMember(key: key, keyPosition: keyPosition, value: value))
-            skipWhitespace()
-            guard index < bytes.count else {
-                throw fail("unexpected end of input; expected ',' or '}' after object member", at: index)
-            }
-            if bytes[index] == UInt8(ascii: ",") {
-                let commaPosition = position(at: index)
-                index += 1
-                skipWhitespace()
-                if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
-                    trailingCommas.append(JSONNotice(position: commaPosition, path: pathString(path), key: nil))
-                    index += 1
-                    return JSONNode(.object(members), position: start)
-                }
-                continue
-            }
-            if bytes[index] == UInt8(ascii: "}") {
-                index += 1
+            if try endOfItem(closedBy: UInt8(ascii: "}"), after: "object member") {
                 return JSONNode(.object(members), position: start)
             }
-            throw fail("expected ',' or '}' after object member, found \(describe(index))", at: index)
         }
+    }
+
+    /// After an object member or array element: consumes `,` (noting a trailing comma before the closing
+    /// bracket) or the closing bracket. Returns true when the container is closed.
+    mutating func endOfItem(closedBy close: UInt8, after item: String) throws(JSONSyntaxError) -> Bool {
+        let expected = "expected ',' or '\(Character(UnicodeScalar(close)))' after \(item)"
+        skipWhitespace()
+        guard index < bytes.count else { throw fail("unexpected end of input; \(expected)", at: index) }
+        if bytes[index] == UInt8(ascii: ",") {
+            let commaPosition = position(at: index)
+            index += 1
+            skipWhitespace()
+            guard index < bytes.count && bytes[index] == close else { return false }
+            trailingCommas.append(JSONNotice(position: commaPosition, path: pathString(path), key: nil))
+            index += 1
+            return true
+        }
+        if bytes[index] == close {
+            index += 1
+            return true
+        }
+        throw fail("\(expected), found \(describe(index))", at: index)
     }
 
     mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONNode {
@@ -411,26 +416,9 @@ private struct Parser {
             let element = try parseValue(depth: depth)
             path.removeLast()
             elements.append(element)
-            skipWhitespace()
-            guard index < bytes.count else {
-                throw fail("unexpected end of input; expected ',' or ']' after array element", at: index)
-            }
-            if bytes[index] == UInt8(ascii: ",") {
-                let commaPosition = position(at: index)
-                index += 1
-                skipWhitespace()
-                if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
-                    trailingCommas.append(JSONNotice(position: commaPosition, path: pathString(path), key: nil))
-                    index += 1
-                    return JSONNode(.array(elements), position: start)
-                }
-                continue
-            }
-            if bytes[index] == UInt8(ascii: "]") {
-                index += 1
+            if try endOfItem(closedBy: UInt8(ascii: "]"), after: "array element") {
                 return JSONNode(.array(elements), position: start)
             }
-            throw fail("expected ',' or ']' after array element, found \(describe(index))", at: index)
         }
     }
 
