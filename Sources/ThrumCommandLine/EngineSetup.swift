@@ -115,3 +115,46 @@ func commandFailure(_ error: any Error, patternPath: String) -> CommandFailure {
         return CommandFailure(.dataError, "\(patternPath): \(error.message) [\(error.code)]")
     }
 }
+
+/// A pattern playing on an offline engine from frame 0: the samples `render` writes and `plot` draws,
+/// made by the same render core `play` drives.
+struct OfflineRender {
+    let engine: CHHapticEngine
+    let player: any CHHapticAdvancedPatternPlayer
+
+    /// Starts `pattern` at once on an offline engine with `options` (its output is set to offline).
+    init(_ pattern: CHHapticPattern, options: CHHapticEngine.Options, path: String, transport: TransportArguments?) throws {
+        var options = options
+        options.output = .offline
+        do {
+            engine = try CHHapticEngine(options: options)
+            player = try engine.makeAdvancedPlayer(with: pattern)
+            try transport?.apply(to: player)
+            try engine.start()
+            try player.start(atTime: CHHapticTimeImmediate)
+        } catch {
+            throw commandFailure(error, patternPath: path)
+        }
+    }
+
+    /// Renders block by block until the pattern has ended (its release tails included), or exactly
+    /// `limit` frames, at most `maxFrames`; hands each block, interleaved, to `consume`. Returns the frames.
+    func run(limit: Int?, maxFrames: Int = .max, _ consume: (UnsafeBufferPointer<Float>) throws -> Void) throws -> Int {
+        let channels = engine.options.channelMap.channelCount
+        let block = 1024
+        var buffer = [Float](repeating: 0, count: block * channels)
+        var rendered = 0
+        while true {
+            var count = min(block, (limit ?? .max) - rendered, maxFrames - rendered)
+            if count <= 0 { break }
+            try buffer.withUnsafeMutableBufferPointer { try engine.renderOffline(frameCount: count, into: $0.baseAddress!) }
+            let end = (player as? ThrumPlayerState)?.endFrame
+            if limit == nil, let end { count = max(0, min(count, Int(end) - rendered)) }
+            try buffer.withUnsafeBufferPointer { try consume(UnsafeBufferPointer(rebasing: $0[0..<(count * channels)])) }
+            rendered += count
+            if limit == nil, end != nil { break }
+        }
+        engine.stop()
+        return rendered
+    }
+}

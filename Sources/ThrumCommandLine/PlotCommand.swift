@@ -108,51 +108,25 @@ let plotCommand = Subcommand(
         // 48 kHz shows audio files as they are; long patterns render at 8 kHz to stay quick and small.
         if arguments.value("sample-rate") == nil { options.sampleRate = (duration ?? pattern.duration) > 10 ? 8000 : 48000 }
         options.channelMap = .separate
-        options.output = .offline
         let rate = options.sampleRate
 
         // Render L, R, H until the player ends (or for --duration), keeping every frame.
-        let engine: CHHapticEngine
-        let player: any CHHapticAdvancedPatternPlayer
-        do {
-            engine = try CHHapticEngine(options: options)
-            player = try engine.makeAdvancedPlayer(with: pattern)
-            try engine.start()
-            try player.start(atTime: CHHapticTimeImmediate)
-        } catch {
-            throw commandFailure(error, patternPath: path)
-        }
+        let render = try OfflineRender(pattern, options: options, path: path, transport: nil)
         let limit = duration.map { max(1, Int(($0 * rate).rounded())) }
-        let safetyLimit = Int(3600 * rate)
-        let block = 1024
-        var buffer = [Float](repeating: 0, count: block * 3)
-        var endFrame: UInt64?
         var left: [Float] = []
         var right: [Float] = []
         var haptic: [Float] = []
         do {
-            while true {
-                var count = block
-                if let limit { count = min(block, limit - haptic.count) }
-                count = min(count, safetyLimit - haptic.count)
-                if count <= 0 { break }
-                try buffer.withUnsafeMutableBufferPointer { samples in
-                    try engine.renderOffline(frameCount: count, into: samples.baseAddress!)
+            _ = try render.run(limit: limit, maxFrames: Int(3600 * rate)) { block in
+                for frame in 0..<(block.count / 3) {
+                    left.append(block[frame * 3])
+                    right.append(block[frame * 3 + 1])
+                    haptic.append(block[frame * 3 + 2])
                 }
-                let end = (player as? ThrumPlayerState)?.endFrame
-                endFrame = end
-                if limit == nil, let end { count = max(0, min(count, Int(end) - haptic.count)) }
-                for frame in 0..<count {
-                    left.append(buffer[frame * 3])
-                    right.append(buffer[frame * 3 + 1])
-                    haptic.append(buffer[frame * 3 + 2])
-                }
-                if limit == nil, end != nil { break }
             }
         } catch {
             throw commandFailure(error, patternPath: path)
         }
-        engine.stop()
 
         let rendered = Double(haptic.count) / rate
         var end = duration ?? max(rendered, pattern.duration)
@@ -169,7 +143,7 @@ let plotCommand = Subcommand(
         } catch {
             throw CommandFailure(.dataError, "\(path): \(error)")
         }
-        timeline.soundingEnd = endFrame.map { Double($0) / rate } ?? end
+        timeline.soundingEnd = (render.player as? ThrumPlayerState)?.endFrame.map { Double($0) / rate } ?? end
         // AudioCustom bars cover the part of the file they play: probe each file's length.
         let resolver = ResourcePathResolver(roots: options.resourceRoots, allowAnyPath: options.allowAnyResourcePath)
         for (index, event) in pattern.data.events.enumerated() where event.type == .audioCustom {

@@ -56,21 +56,10 @@ let renderCommand = Subcommand(
         let duration = transport.duration
         let (pattern, path) = try EngineArguments.pattern(arguments.positionals[0])
         var options = try EngineArguments.engineOptions(arguments, patternPath: path, defaultChannels: .separate)
-        options.output = .offline
         let channels = options.channelMap.channelCount
         let rate = Int(options.sampleRate)
 
-        let engine: CHHapticEngine
-        let player: any CHHapticAdvancedPatternPlayer
-        do {
-            engine = try CHHapticEngine(options: options)
-            player = try engine.makeAdvancedPlayer(with: pattern)
-            try transport.apply(to: player)
-            try engine.start()
-            try player.start(atTime: CHHapticTimeImmediate)
-        } catch {
-            throw commandFailure(error, patternPath: path)
-        }
+        let render = try OfflineRender(pattern, options: options, path: path, transport: transport)
         let writer: AudioFileWriter
         do {
             writer = try AudioFileWriter(path: output, sampleRate: rate, channelCount: channels, sampleFormat: format)
@@ -81,36 +70,19 @@ let renderCommand = Subcommand(
         let passes = Double(max(transport.passes, 1))
         let expectedFrames = limit ?? Int(pattern.duration * passes / transport.rate * options.sampleRate)
         var progress = ProgressBar(console: console, totalFrames: expectedFrames, sampleRate: options.sampleRate)
-        let block = 1024
-        var buffer = [Float](repeating: 0, count: block * channels)
         var meter = OutputMeter(channels: channels)
-        var rendered = 0
+        let rendered: Int
         do {
-            while true {
-                var count = block
-                if let limit { count = min(block, limit - rendered) }
-                if count <= 0 { break }
-                try buffer.withUnsafeMutableBufferPointer { samples in
-                    try engine.renderOffline(frameCount: count, into: samples.baseAddress!)
-                }
-                if limit == nil, let end = (player as? ThrumPlayerState)?.endFrame {
-                    count = max(0, min(count, Int(end) - rendered))
-                }
-                try buffer.withUnsafeBufferPointer { samples in
-                    let part = UnsafeBufferPointer(rebasing: samples[0..<(count * channels)])
-                    meter.measure(part)
-                    try writer.write(part)
-                }
-                rendered += count
-                progress.update(rendered)
-                if limit == nil, (player as? ThrumPlayerState)?.endFrame != nil { break }
+            rendered = try render.run(limit: limit) { block in
+                meter.measure(block)
+                try writer.write(block)
+                progress.update(meter.frames)
             }
             progress.finish()
             try writer.close()
         } catch let error as AudioResourceError {
             throw CommandFailure(.ioError, error.description)
         }
-        engine.stop()
         let peaks = zip(options.channelMap.sources, meter.peaks).map { source, peak in
             "\(source.rawValue) \(String(format: "%.3f", peak)) (\(OutputMeter.decibels(peak)))"
         }
