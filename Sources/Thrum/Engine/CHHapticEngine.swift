@@ -237,7 +237,7 @@ public final class CHHapticEngine: @unchecked Sendable {
         }
         guard let run else { return }
         run.shutDown(drain: drain)
-        for player in ended { player.instanceEnded(error: nil, frame: nil) }
+        for player in ended { player.instanceEnded(frame: nil, isLast: true) }
         for handler in finished { _ = handler(nil) }
         if let reason { handler?(reason) }
     }
@@ -297,24 +297,21 @@ public final class CHHapticEngine: @unchecked Sendable {
     /// Takes the render thread's feedback, frees finished slots, calls completion and finished handlers,
     /// and applies auto-shutdown. Runs on the housekeeping thread (live) or after each offline render.
     func service() {
-        var ended: [(HapticPatternPlayer, UInt64)] = []
+        var ended: [(player: HapticPatternPlayer, frame: UInt64, isLast: Bool)] = []
         var finished: [FinishedHandler] = []
         var idle = false
         state.withLock { state in
             guard let run = state.run else { return }
             while let feedback = run.link.feedback.pop() {
+                let (slot, frame): (Int, UInt64)
                 switch feedback {
-                case .ended(let slot, let frame, _):
-                    if let use = state.slots[slot] {
-                        state.slots[slot] = nil
-                        ended.append((use.player, frame))
-                    }
-                case .startFailed(let slot):
-                    if let use = state.slots[slot] {
-                        state.slots[slot] = nil
-                        ended.append((use.player, run.link.statistics.currentFrame))
-                    }
+                case .ended(let endedSlot, let endFrame): (slot, frame) = (endedSlot, endFrame)
+                case .startFailed(let failedSlot): (slot, frame) = (failedSlot, run.link.statistics.currentFrame)
                 }
+                guard let use = state.slots[slot] else { continue }
+                state.slots[slot] = nil
+                let isLast = !state.slots.contains { $0?.player === use.player }
+                ended.append((use.player, frame, isLast))
             }
             let active = state.slots.contains { $0 != nil }
             if active {
@@ -332,7 +329,7 @@ public final class CHHapticEngine: @unchecked Sendable {
                 }
             }
         }
-        for (player, frame) in ended { player.instanceEnded(error: nil, frame: frame) }
+        for end in ended { end.player.instanceEnded(frame: end.frame, isLast: end.isLast) }
         var stopRequested = false
         for handler in finished where handler(nil) == .stopEngine { stopRequested = true }
         if stopRequested {

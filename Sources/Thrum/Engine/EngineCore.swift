@@ -68,8 +68,7 @@ final class EngineCore: ALSARenderSource {
             done += count
         }
         while let note = renderer.nextNotification() {
-            let ended = EngineFeedback.ended(slot: note.slot, frame: note.frame, stopped: note.reason == .stopped)
-            link.feedback.push(ended)  // cannot fill (see EngineLink)
+            link.feedback.push(.ended(slot: note.slot, frame: note.frame))  // cannot fill (see EngineLink)
         }
     }
 

@@ -44,9 +44,10 @@ struct EngineState {
         slots = Array(repeating: nil, count: maxPlayers)
     }
 
-    /// Frees every slot and returns the players that had instances.
+    /// Frees every slot and returns the players that had instances, each once.
     mutating func releaseAllSlots() -> [HapticPatternPlayer] {
-        let players = slots.compactMap { $0?.player }
+        var players: [HapticPatternPlayer] = []
+        for case let use? in slots where !players.contains(where: { $0 === use.player }) { players.append(use.player) }
         slots = Array(repeating: nil, count: slots.count)
         return players
     }

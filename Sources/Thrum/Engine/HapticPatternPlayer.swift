@@ -22,7 +22,6 @@ final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState
         var loopEnd: TimeInterval = 0
         var playbackRate: Float = 1
         var completionHandler: CHHapticAdvancedPatternPlayerCompletionHandler?
-        var instances = 0
         var endFrame: UInt64?
         var loopPassLimit = 0
         /// A seek made while nothing plays, applied at the next start (Core Haptics caches it too).
@@ -71,20 +70,18 @@ final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState
     /// The engine frame at which the last instance ended (a Thrum addition, used by `thrum render`).
     var endFrame: UInt64? { state.withLock { $0.endFrame } }
 
+    /// A new instance started: the player has not ended any more.
     func instanceStarted() {
-        state.withLock { state in
-            state.instances += 1
-            state.endFrame = nil
-        }
+        state.withLock { $0.endFrame = nil }
     }
 
-    func instanceEnded(error: Error?, frame: UInt64?) {
+    /// An instance ended at `frame` (nil: the engine stopped); after the last one, `completionHandler` runs.
+    func instanceEnded(frame: UInt64?, isLast: Bool) {
         let handler = state.withLock { state -> CHHapticAdvancedPatternPlayerCompletionHandler? in
-            state.instances = max(0, state.instances - 1)
             if let frame { state.endFrame = max(state.endFrame ?? 0, frame) }
-            return state.instances == 0 ? state.completionHandler : nil
+            return isLast ? state.completionHandler : nil
         }
-        handler?(error)
+        handler?(nil)
     }
 
     // MARK: CHHapticPatternPlayer

@@ -19,7 +19,7 @@ enum EngineCommand {
 /// What the render thread reports back.
 enum EngineFeedback: Equatable {
     /// A slot's player ended (its pattern finished, or a stop's fade is done) at `frame`.
-    case ended(slot: Int, frame: UInt64, stopped: Bool)
+    case ended(slot: Int, frame: UInt64)
     /// `start` was refused (busy slot, wrong rate); the slot is free again.
     case startFailed(slot: Int)
 }
