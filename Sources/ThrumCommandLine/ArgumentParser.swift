@@ -1,22 +1,55 @@
 import Foundation
 import ThrumModel
 
+/// The options that take a value (`--output FILE`), one case for each any command accepts: reading an
+/// option by a name that does not exist is a compile error. The raw value is the long name.
+enum ValueOption: String, Sendable {
+    case channels, device, duration, format, loops, output, period, periods, profile, rate, resources, seek, width
+    case loopEnd = "loop-end"
+    case sampleRate = "sample-rate"
+}
+
+/// The options without a value (`--json`); the raw value is the long name.
+enum FlagOption: String, Sendable {
+    case help, json, loop, strict, watch
+    case allowAnyPath = "allow-any-path"
+}
+
 /// A command-line option: `--long VALUE`, `--long=VALUE`, `-s VALUE`, or a flag without a value.
 struct OptionSpec: Sendable {
-    let long: String
-    let short: Character?
-    /// The placeholder shown in help (`FILE`, `N`); nil for a flag.
-    let valueName: String?
-    let help: String
-
-    init(_ long: String, short: Character? = nil, value valueName: String? = nil, help: String) {
-        self.long = long
-        self.short = short
-        self.valueName = valueName
-        self.help = help
+    /// Which option it is: a flag, or an option with a value and the placeholder shown in help (`FILE`).
+    enum Kind: Sendable, Equatable {
+        case flag(FlagOption)
+        case value(ValueOption, placeholder: String)
     }
 
-    var takesValue: Bool { valueName != nil }
+    let kind: Kind
+    let short: Character?
+    let help: String
+
+    /// A flag without a value.
+    static func flag(_ flag: FlagOption, short: Character? = nil, help: String) -> OptionSpec {
+        OptionSpec(kind: .flag(flag), short: short, help: help)
+    }
+
+    /// An option taking a value; `placeholder` names it in help (`FILE`, `N`).
+    static func value(_ option: ValueOption, short: Character? = nil, placeholder: String, help: String) -> OptionSpec {
+        OptionSpec(kind: .value(option, placeholder: placeholder), short: short, help: help)
+    }
+
+    /// The long name, without the dashes.
+    var long: String {
+        switch kind {
+        case .flag(let flag): flag.rawValue
+        case .value(let option, _): option.rawValue
+        }
+    }
+
+    /// The placeholder shown in help; nil for a flag.
+    var valueName: String? {
+        if case .value(_, let placeholder) = kind { return placeholder }
+        return nil
+    }
 }
 
 /// What one command accepts, and the text of its `--help`.
@@ -35,7 +68,7 @@ struct CommandSpec: Sendable {
         var lines = ["usage: thrum \(name)\(options.isEmpty ? "" : " [options]") \(positionalUsage)", "", summary, ""]
         if !options.isEmpty {
             lines.append("options:")
-            let all = options + [OptionSpec("help", short: "h", help: "show this help")]
+            let all = options + [.flag(.help, short: "h", help: "show this help")]
             let labels = all.map { option -> String in
                 var label = option.short.map { "-\($0), " } ?? "    "
                 label += "--\(option.long)"
@@ -59,33 +92,37 @@ struct UsageError: Error, Equatable {
 
 /// The parsed arguments of one command.
 struct ParsedArguments: Equatable {
-    private(set) var flags: Set<String> = []
-    private(set) var values: [String: [String]] = [:]
+    private var flags: Set<FlagOption> = []
+    private var values: [ValueOption: [String]] = [:]
     private(set) var positionals: [String] = []
     /// Whether `--help` or `-h` was given.
     private(set) var wantsHelp = false
 
     /// Whether a flag was given.
-    func flag(_ long: String) -> Bool { flags.contains(long) }
+    func flag(_ flag: FlagOption) -> Bool { flags.contains(flag) }
 
     /// The last value given for an option.
-    func value(_ long: String) -> String? { values[long]?.last }
+    func value(_ option: ValueOption) -> String? { values[option]?.last }
+
+    /// Every value given for a repeatable option, in order.
+    func allValues(_ option: ValueOption) -> [String] { values[option] ?? [] }
 
     /// An option's value as an integer in `range`.
-    func int(_ long: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
-        guard let text = value(long) else { return nil }
+    func int(_ option: ValueOption, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+        guard let text = value(option) else { return nil }
         guard let number = Int(text), range.contains(number) else {
-            throw UsageError(message: "--\(long) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+            throw UsageError(
+                message: "--\(option.rawValue) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
         }
         return number
     }
 
     /// An option's value as a finite number in `range`.
-    func double(_ long: String, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
-        guard let text = value(long) else { return nil }
+    func double(_ option: ValueOption, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
+        guard let text = value(option) else { return nil }
         guard let number = Double(text), number.isFinite, range.contains(number) else {
             throw UsageError(
-                message: "--\(long) takes a number from \(PatternValidator.formatted(range.lowerBound)) to \(PatternValidator.formatted(range.upperBound)), not '\(text)'")
+                message: "--\(option.rawValue) takes a number from \(PatternValidator.formatted(range.lowerBound)) to \(PatternValidator.formatted(range.upperBound)), not '\(text)'")
         }
         return number
     }
@@ -135,18 +172,19 @@ struct ParsedArguments: Equatable {
                 }
                 matched = found
             }
-            if matched.takesValue {
+            switch matched.kind {
+            case .value(let option, let placeholder):
                 if inlineValue == nil {
                     guard index < arguments.count else {
-                        throw UsageError(message: "--\(matched.long) needs a value (\(matched.valueName ?? "VALUE"))")
+                        throw UsageError(message: "--\(matched.long) needs a value (\(placeholder))")
                     }
                     inlineValue = arguments[index]
                     index += 1
                 }
-                parsed.values[matched.long, default: []].append(inlineValue ?? "")
-            } else {
+                parsed.values[option, default: []].append(inlineValue ?? "")
+            case .flag(let flag):
                 if inlineValue != nil { throw UsageError(message: "--\(matched.long) takes no value") }
-                parsed.flags.insert(matched.long)
+                parsed.flags.insert(flag)
             }
         }
         if parsed.wantsHelp { return parsed }

@@ -24,15 +24,15 @@ let checkCommand = Subcommand(
         summary: "Check AHAP files the way Core Haptics reads them and list every problem.",
         positionalUsage: "FILE...", minPositionals: 1, maxPositionals: nil,
         options: [
-            OptionSpec("strict", help: "treat warnings as errors (exit 65 if there are any)"),
-            OptionSpec("json", help: "print the findings as JSON for tools"),
+            .flag(.strict, help: "treat warnings as errors (exit 65 if there are any)"),
+            .flag(.json, help: "print the findings as JSON for tools"),
         ],
         details: """
             Each finding is one line: FILE:LINE:COLUMN: error|warning: PATH: MESSAGE [CHHapticError.code].
             Exit status: 0 clean or warnings only, 65 errors (or warnings with --strict), 66 a file is missing.
             """),
     run: { arguments, console in
-        let strict = arguments.flag("strict")
+        let strict = arguments.flag(.strict)
         var files: [[String: Any]] = []
         var errorCount = 0
         var warningCount = 0
@@ -41,7 +41,7 @@ let checkCommand = Subcommand(
         for path in arguments.positionals {
             guard FileManager.default.fileExists(atPath: path) else {
                 missing += 1
-                if arguments.flag("json") {
+                if arguments.flag(.json) {
                     files.append(["file": path, "missing": true, "loaded": false, "diagnostics": [Any]()])
                 } else {
                     console.print("\(path): error: no such file")
@@ -60,7 +60,7 @@ let checkCommand = Subcommand(
             errorCount += errors
             warningCount += diagnostics.count - errors
             if errors > 0 { rejected += 1 }
-            if arguments.flag("json") {
+            if arguments.flag(.json) {
                 files.append([
                     "file": path, "missing": false, "loaded": errors == 0,
                     "diagnostics": diagnostics.map(\.jsonObject),
@@ -74,7 +74,7 @@ let checkCommand = Subcommand(
             "checked \(fileCount) file\(fileCount == 1 ? "" : "s"): \(errorCount) error\(errorCount == 1 ? "" : "s"), "
             + "\(warningCount) warning\(warningCount == 1 ? "" : "s")"
             + (rejected > 0 ? ", \(rejected) rejected" : "") + (missing > 0 ? ", \(missing) missing" : "")
-        if arguments.flag("json") {
+        if arguments.flag(.json) {
             let document: [String: Any] = [
                 "files": files, "errors": errorCount, "warnings": warningCount, "rejected": rejected,
                 "missing": missing,

@@ -36,13 +36,18 @@ enum BundledResources {
 
 /// Options shared by the commands that build an engine (`render`, `play`).
 enum EngineArguments {
-    static let options: [OptionSpec] = [
-        OptionSpec("sample-rate", value: "HZ", help: "engine sample rate (default 48000)"),
-        OptionSpec("channels", value: "MAP", help: "output channels, e.g. L+H,R+H or L,R,H or M,H (see below)"),
-        OptionSpec("profile", value: "NAME|FILE", help: "actuator profile: default, lra, speaker or a JSON file"),
-        OptionSpec("resources", value: "DIR", help: "also look for audio files here (repeatable)"),
-        OptionSpec("allow-any-path", help: "allow absolute audio paths and paths outside the resource folders"),
-    ]
+    static let sampleRate = OptionSpec.value(.sampleRate, placeholder: "HZ", help: "engine sample rate (default 48000)")
+    static let channels = OptionSpec.value(
+        .channels, placeholder: "MAP", help: "output channels, e.g. L+H,R+H or L,R,H or M,H (see below)")
+    static let profile = OptionSpec.value(
+        .profile, placeholder: "NAME|FILE", help: "actuator profile: default, lra, speaker or a JSON file")
+    static let resources = OptionSpec.value(
+        .resources, placeholder: "DIR", help: "also look for audio files here (repeatable)")
+    static let allowAnyPath = OptionSpec.flag(
+        .allowAnyPath, help: "allow absolute audio paths and paths outside the resource folders")
+    /// The options that pick audio files and the actuator (also taken by `plot`, which renders).
+    static let resourceOptions = [profile, resources, allowAnyPath]
+    static let options = [sampleRate, channels] + resourceOptions
 
     static let channelHelp = """
         Channel map entries, one per output channel: L R (audio), M (audio mono), H (haptic),
@@ -54,8 +59,8 @@ enum EngineArguments {
         _ arguments: ParsedArguments, patternPath: String, defaultChannels: ChannelMap
     ) throws -> CHHapticEngine.Options {
         var options = CHHapticEngine.Options()
-        if let rate = try arguments.int("sample-rate", in: 1000...768_000) { options.sampleRate = Double(rate) }
-        if let text = arguments.value("channels") {
+        if let rate = try arguments.int(.sampleRate, in: 1000...768_000) { options.sampleRate = Double(rate) }
+        if let text = arguments.value(.channels) {
             do {
                 options.channelMap = try ChannelMap(parsing: text)
             } catch {
@@ -64,15 +69,15 @@ enum EngineArguments {
         } else {
             options.channelMap = defaultChannels
         }
-        if let profile = arguments.value("profile") { options.actuatorProfile = try loadProfile(profile) }
-        options.resourceRoots = arguments.values["resources"] ?? []
+        if let profile = arguments.value(.profile) { options.actuatorProfile = try loadProfile(profile) }
+        options.resourceRoots = arguments.allValues(.resources)
         if let audio = BundledResources.audio, let patterns = BundledResources.patterns,
             URL(fileURLWithPath: patternPath).resolvingSymlinksInPath().deletingLastPathComponent().path
                 == URL(fileURLWithPath: patterns).resolvingSymlinksInPath().path
         {
             options.resourceRoots.append(audio)
         }
-        options.allowAnyResourcePath = arguments.flag("allow-any-path")
+        options.allowAnyResourcePath = arguments.flag(.allowAnyPath)
         return options
     }
 

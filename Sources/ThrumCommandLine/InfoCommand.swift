@@ -81,12 +81,12 @@ let infoCommand = Subcommand(
         name: "info",
         summary: "Show a pattern's duration, events, curves, audio files and peak intensity.",
         positionalUsage: "FILE", minPositionals: 1, maxPositionals: 1,
-        options: [OptionSpec("json", help: "print the facts as JSON for tools")],
+        options: [.flag(.json, help: "print the facts as JSON for tools")],
         details: "Exit status: 0 ok, 65 the pattern has errors (see 'thrum check'), 66 the file is missing."),
     run: { arguments, console in
         let path = arguments.positionals[0]
         let (pattern, diagnostics) = try loadPattern(path)
         let summary = PatternSummary(file: path, pattern: pattern, warnings: diagnostics.count)
-        console.print(arguments.flag("json") ? try jsonText(summary.jsonObject) : summary.text)
+        console.print(arguments.flag(.json) ? try jsonText(summary.jsonObject) : summary.text)
         return .ok
     })

@@ -7,7 +7,7 @@ let listCommand = Subcommand(
         name: "list",
         summary: "List the bundled patterns (play or render them by name).",
         positionalUsage: "", minPositionals: 0, maxPositionals: 0,
-        options: [OptionSpec("json", help: "print the list as JSON for tools")],
+        options: [.flag(.json, help: "print the list as JSON for tools")],
         details: "Names are case-insensitive and may omit .ahap: 'thrum play heartbeat'."),
     run: { arguments, console in
         guard let folder = BundledResources.patterns,
@@ -22,7 +22,7 @@ let listCommand = Subcommand(
             let description = pattern.metadata.first { $0.key == "Description" }?.value ?? ""
             rows.append((String(file.dropLast(5)), pattern.duration, description))
         }
-        if arguments.flag("json") {
+        if arguments.flag(.json) {
             console.print(
                 try jsonText(rows.map { ["name": $0.name, "duration": $0.duration, "description": $0.description] }))
             return .ok

@@ -41,10 +41,10 @@ let playCommand = Subcommand(
         summary: "Play a pattern on an ALSA device (haptics and audio on one clock).",
         positionalUsage: "PATTERN", minPositionals: 1, maxPositionals: 1,
         options: [
-            OptionSpec("device", short: "d", value: "NAME", help: "ALSA playback device (default: default); see 'thrum devices'"),
-            OptionSpec("period", value: "FRAMES", help: "frames per period (default 256)"),
-            OptionSpec("periods", value: "N", help: "periods in the device buffer (default 4)"),
-            OptionSpec("watch", short: "w", help: "replay the file whenever it is saved; keep the last good version on errors"),
+            .value(.device, short: "d", placeholder: "NAME", help: "ALSA playback device (default: default); see 'thrum devices'"),
+            .value(.period, placeholder: "FRAMES", help: "frames per period (default 256)"),
+            .value(.periods, placeholder: "N", help: "periods in the device buffer (default 4)"),
+            .flag(.watch, short: "w", help: "replay the file whenever it is saved; keep the last good version on errors"),
         ] + TransportArguments.options + EngineArguments.options,
         details: """
             PATTERN is an AHAP file or the name of a bundled pattern (see 'thrum list').
@@ -62,10 +62,10 @@ let playCommand = Subcommand(
         let (pattern, path) = try EngineArguments.pattern(arguments.positionals[0])
         var options = try EngineArguments.engineOptions(arguments, patternPath: path, defaultChannels: .speakers)
         let transport = try TransportArguments(arguments)
-        let device = arguments.value("device") ?? "default"
+        let device = arguments.value(.device) ?? "default"
         options.output = .device(device)
-        if let period = try arguments.int("period", in: 16...8192) { options.periodFrames = period }
-        if let periods = try arguments.int("periods", in: 2...64) { options.periodCount = periods }
+        if let period = try arguments.int(.period, in: 16...8192) { options.periodFrames = period }
+        if let periods = try arguments.int(.periods, in: 2...64) { options.periodCount = periods }
 
         let interrupt = InterruptFlag()
         let engine: CHHapticEngine
@@ -90,7 +90,7 @@ let playCommand = Subcommand(
             throw commandFailure(error, patternPath: path)
         }
         var session = PlaySession(engine: engine, player: player, console: console)
-        if arguments.flag("watch") {
+        if arguments.flag(.watch) {
             guard let watcher = FileWatcher(path: path) else {
                 throw CommandFailure(.software, "cannot watch \(path) for changes (inotify unavailable)")
             }
@@ -200,33 +200,6 @@ struct PlaySession {
         }
     }
 }
-
-let devicesCommand = Subcommand(
-    spec: CommandSpec(
-        name: "devices",
-        summary: "List the ALSA playback devices (names for --device).",
-        positionalUsage: "", minPositionals: 0, maxPositionals: 0,
-        options: [OptionSpec("json", help: "print the list as JSON for tools")],
-        details: "The first column is the name to pass to 'thrum play --device'."),
-    run: { arguments, console in
-        let devices = ALSADevices.playbackDevices()
-        if arguments.flag("json") {
-            console.print(
-                try jsonText(
-                    devices.map { ["name": $0.name, "description": $0.description, "default": $0.isDefault] }))
-            return .ok
-        }
-        if devices.isEmpty {
-            console.print("no ALSA playback devices (is libasound2 configured? try 'aplay -L')")
-            return .unavailable
-        }
-        let width = (devices.map(\.name.count).max() ?? 0) + 2
-        for device in devices {
-            let description = device.description.split(separator: "\n").joined(separator: " — ")
-            console.print(device.name.padding(toLength: width, withPad: " ", startingAt: 0) + description)
-        }
-        return .ok
-    })
 
 /// `thrum play --watch`: reloads the pattern when its file is saved.
 struct PatternWatch {

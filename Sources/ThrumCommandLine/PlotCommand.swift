@@ -65,12 +65,12 @@ let plotCommand = Subcommand(
         summary: "Draw a pattern's timeline (events, effective intensity and sharpness, rendered waveforms) as SVG or PNG.",
         positionalUsage: "PATTERN", minPositionals: 1, maxPositionals: 1,
         options: [
-            OptionSpec("output", short: "o", value: "FILE", help: "the file to write: .svg, or .png (needs rsvg-convert)"),
-            OptionSpec("duration", value: "S", help: "plot S seconds (default: the pattern plus its release tail)"),
-            OptionSpec("width", value: "PX", help: "image width in pixels, 400 to 8000 (default 1200)"),
-            OptionSpec("loop-end", value: "S", help: "draw a dashed loop-end line at S seconds (0 = the pattern's end)"),
-            OptionSpec("sample-rate", value: "HZ", help: "render the waveforms at this rate (default 48000; 8000 beyond 10 s)"),
-        ] + EngineArguments.options.filter { ["profile", "resources", "allow-any-path"].contains($0.long) },
+            .value(.output, short: "o", placeholder: "FILE", help: "the file to write: .svg, or .png (needs rsvg-convert)"),
+            .value(.duration, placeholder: "S", help: "plot S seconds (default: the pattern plus its release tail)"),
+            .value(.width, placeholder: "PX", help: "image width in pixels, 400 to 8000 (default 1200)"),
+            .value(.loopEnd, placeholder: "S", help: "draw a dashed loop-end line at S seconds (0 = the pattern's end)"),
+            .value(.sampleRate, placeholder: "HZ", help: "render the waveforms at this rate (default 48000; 8000 beyond 10 s)"),
+        ] + EngineArguments.resourceOptions,
         details: """
             PATTERN is an AHAP file or the name of a bundled pattern (see 'thrum list').
             Lanes show each event by type (T transient, C continuous, A audio tone, audio files by name);
@@ -82,7 +82,7 @@ let plotCommand = Subcommand(
             69 rsvg-convert missing (PNG only), 74 cannot write.
             """),
     run: { arguments, console in
-        guard let output = arguments.value("output") else {
+        guard let output = arguments.value(.output) else {
             throw UsageError(message: "'thrum plot' needs -o FILE (an .svg or .png file to write)")
         }
         let format = (output as NSString).pathExtension.lowercased()
@@ -91,9 +91,9 @@ let plotCommand = Subcommand(
                 message: "-o \(output): the file name must end in .svg or .png"
                     + (format.isEmpty ? "" : ", not .\((output as NSString).pathExtension)"))
         }
-        let width = try arguments.int("width", in: 400...8000) ?? 1200
-        let duration = try arguments.double("duration", in: 0.001...3600)
-        let loopEndArgument = try arguments.double("loop-end", in: 0...3600)
+        let width = try arguments.int(.width, in: 400...8000) ?? 1200
+        let duration = try arguments.double(.duration, in: 0.001...3600)
+        let loopEndArgument = try arguments.double(.loopEnd, in: 0...3600)
         // Find the converter before rendering, so a missing tool fails fast.
         var toolPath: String?
         if format == "png" {
@@ -106,7 +106,7 @@ let plotCommand = Subcommand(
         let (pattern, path) = try EngineArguments.pattern(arguments.positionals[0])
         var options = try EngineArguments.engineOptions(arguments, patternPath: path, defaultChannels: .separate)
         // 48 kHz shows audio files as they are; long patterns render at 8 kHz to stay quick and small.
-        if arguments.value("sample-rate") == nil { options.sampleRate = (duration ?? pattern.duration) > 10 ? 8000 : 48000 }
+        if arguments.value(.sampleRate) == nil { options.sampleRate = (duration ?? pattern.duration) > 10 ? 8000 : 48000 }
         options.channelMap = .separate
         let rate = options.sampleRate
 

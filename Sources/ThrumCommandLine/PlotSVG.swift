@@ -79,16 +79,57 @@ struct PlotSVG {
         return placed.sorted { $0.index < $1.index }
     }
 
+    /// The whole SVG document.
     func render() -> String {
-        let w = Double(width)
-        var body: [String] = []
-        var y = 0.0
-        let end = timeline.end
-        let pattern = timeline.pattern
+        let header = header()
+        let panelsTop = header.bottom
+        let lanes = eventLanes(top: panelsTop)
+        let parameters = parameterPanel(top: lanes.bottom + Self.gap)
+        let waveforms = waveformPanel(top: parameters.bottom + Self.gap)
+        let panelsBottom = waveforms.bottom
+        var body = [axis(panelsTop: panelsTop, panelsBottom: panelsBottom)] + header.elements + lanes.elements
+        body += [parameters.element, waveforms.element]
+        if let loopEnd = timeline.loopEnd {
+            let lx = x(loopEnd)
+            let line = SVGElement(
+                "line",
+                [
+                    "x1": c(lx), "y1": c(panelsTop - 4), "x2": c(lx), "y2": c(panelsBottom), "stroke": "#000",
+                    "stroke-width": "1.5", "stroke-dasharray": "5 3",
+                ])
+            body.append(
+                SVGElement(
+                    "g", ["class": "loop-end", "data-time": SVGText.number(loopEnd)], children: [line],
+                    onSeparateLines: false))
+        }
+        let height = (panelsBottom + 44).rounded(.up)
+        let clip = SVGElement(
+            "clipPath", ["id": "plot-area"],
+            children: [SVGElement("rect", ["x": c(plotLeft), "y": "0", "width": c(plotWidth), "height": c(height)])],
+            onSeparateLines: false)
+        let document = SVGElement(
+            "svg",
+            [
+                "xmlns": "http://www.w3.org/2000/svg", "width": "\(width)", "height": "\(Int(height))",
+                "viewBox": "0 0 \(width) \(Int(height))", "font-family": "DejaVu Sans, Arial, sans-serif",
+            ],
+            children: [
+                SVGElement("title", text: "thrum plot: \(timeline.name)"),
+                SVGElement("defs", children: [clip], onSeparateLines: false),
+                SVGElement("rect", ["width": c(Double(width)), "height": c(height), "fill": "#fff"]),
+            ] + body,
+            onSeparateLines: true)
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + document.markup + "\n"
+    }
 
-        // Title, subtitle (beside the title when it fits, else below) and legend (wrapped to the width).
+    // MARK: Panels
+
+    /// The title, the subtitle (beside the title when it fits, else below) and the legend (wrapped to the
+    /// width); `bottom` is where the panels start.
+    func header() -> (elements: [SVGElement], bottom: Double) {
+        let pattern = timeline.pattern
         let headerLeft = 12.0
-        let headerRight = w - 12
+        let headerRight = Double(width) - 12
         let title =
             "\(timeline.name) — \(String(format: "%.3f", pattern.duration)) s"
             + (timeline.soundingEnd > pattern.duration + 0.0005
@@ -96,26 +137,30 @@ struct PlotSVG {
         let subtitle =
             "\(counted(pattern.events.count, "event")), \(counted(pattern.parameters.count, "parameter step")), "
             + "\(counted(pattern.curves.count, "curve")); rendered at \(Int(timeline.sampleRate)) Hz, "
-            + "\(String(format: "%.3f", end)) s shown"
+            + "\(String(format: "%.3f", timeline.end)) s shown"
         // Long titles on narrow plots shrink to fit (bold text is about 10 % wider).
         let available = headerRight - headerLeft
         let titleSize = min(18, (available / (PlotStyle.textWidth(title, size: 1) * 1.1)).rounded(.down))
         let subtitleSize = min(12, (available / PlotStyle.textWidth(subtitle, size: 1)).rounded(.down))
-        body.append(
-            "<text class=\"title\" x=\"\(c(headerLeft))\" y=\"26\" font-size=\"\(SVGText.number(titleSize))\" font-weight=\"bold\">"
-                + SVGText.escaped(title) + "</text>")
-        y = 26
         let sideBySide =
             headerLeft + PlotStyle.textWidth(title, size: titleSize) * 1.1 + 24 + PlotStyle.textWidth(subtitle, size: subtitleSize)
             <= headerRight
-        if !sideBySide { y += 18 }
-        body.append(
-            "<text class=\"subtitle\" x=\"\(c(sideBySide ? headerRight : headerLeft))\" y=\"\(c(y))\" "
-                + "font-size=\"\(SVGText.number(subtitleSize))\" "
-                + "fill=\"#555\"\(sideBySide ? " text-anchor=\"end\"" : "")>" + SVGText.escaped(subtitle) + "</text>")
+        let subtitleY = sideBySide ? 26.0 : 44.0
+        let titleElement = SVGElement(
+            "text",
+            ["class": "title", "x": c(headerLeft), "y": "26", "font-size": SVGText.number(titleSize), "font-weight": "bold"],
+            text: title)
+        let subtitleElement = SVGElement(
+            "text",
+            [
+                "class": "subtitle", "x": c(sideBySide ? headerRight : headerLeft), "y": c(subtitleY),
+                "font-size": SVGText.number(subtitleSize), "fill": "#555", "text-anchor": sideBySide ? "end" : nil,
+            ],
+            text: subtitle)
+
         var legendX = headerLeft
-        var legendY = y + 22
-        var legend: [String] = []
+        var legendY = subtitleY + 22
+        var legend: [SVGElement] = []
         func wrapLegend(_ itemWidth: Double) {
             if legendX > headerLeft, legendX + itemWidth > headerRight {
                 legendX = headerLeft
@@ -126,29 +171,41 @@ struct PlotSVG {
             let itemWidth = 18 + PlotStyle.textWidth(type.rawValue, size: 12)
             wrapLegend(itemWidth)
             legend.append(
-                "<rect x=\"\(c(legendX))\" y=\"\(c(legendY - 9))\" width=\"14\" height=\"10\" fill=\"\(PlotStyle.colour(type))\"/>")
+                SVGElement(
+                    "rect",
+                    ["x": c(legendX), "y": c(legendY - 9), "width": "14", "height": "10", "fill": PlotStyle.colour(type)]))
             legend.append(text(type.rawValue, x: legendX + 18, y: legendY, size: 12))
             legendX += itemWidth + 14
         }
-        for (name, colour, dash) in [
-            ("effective intensity", PlotStyle.intensityColour, ""),
-            ("effective sharpness", PlotStyle.sharpnessColour, " stroke-dasharray=\"6 3\""),
-        ] + (timeline.loopEnd != nil ? [("loop end", "#000", " stroke-dasharray=\"5 3\"")] : []) {
-            let itemWidth = 22 + PlotStyle.textWidth(name, size: 12)
+        let lines: [(name: String, colour: String, dash: String?)] =
+            [
+                ("effective intensity", PlotStyle.intensityColour, nil),
+                ("effective sharpness", PlotStyle.sharpnessColour, "6 3"),
+            ] + (timeline.loopEnd != nil ? [("loop end", "#000", "5 3")] : [])
+        for line in lines {
+            let itemWidth = 22 + PlotStyle.textWidth(line.name, size: 12)
             wrapLegend(itemWidth)
             legend.append(
-                "<line x1=\"\(c(legendX))\" y1=\"\(c(legendY - 4))\" x2=\"\(c(legendX + 18))\" y2=\"\(c(legendY - 4))\" "
-                    + "stroke=\"\(colour)\" stroke-width=\"2\"\(dash)/>")
-            legend.append(text(name, x: legendX + 22, y: legendY, size: 12))
+                SVGElement(
+                    "line",
+                    [
+                        "x1": c(legendX), "y1": c(legendY - 4), "x2": c(legendX + 18), "y2": c(legendY - 4),
+                        "stroke": line.colour, "stroke-width": "2", "stroke-dasharray": line.dash,
+                    ]))
+            legend.append(text(line.name, x: legendX + 22, y: legendY, size: 12))
             legendX += itemWidth + 14
         }
-        body.append("<g class=\"legend\">\n" + legend.joined(separator: "\n") + "\n</g>")
-        y = legendY + 14
+        let legendGroup = SVGElement("g", ["class": "legend"], children: legend, onSeparateLines: true)
+        return ([titleElement, subtitleElement, legendGroup], legendY + 14)
+    }
 
-        // Event lanes, one per type present, each with as many rows as its labels need.
-        let panelsTop = y
-        var lanes: [String] = []
-        var eventElements: [String] = []
+    /// Event lanes from `top`, one per event type present, each with as many rows as its labels need: the
+    /// lane frames and the events (clipped to the plot area).
+    func eventLanes(top: Double) -> (elements: [SVGElement], bottom: Double) {
+        let pattern = timeline.pattern
+        var y = top
+        var lanes: [SVGElement] = []
+        var events: [SVGElement] = []
         let present = PlotStyle.types.filter { type in pattern.events.contains { $0.type == type } }
         let unknown = pattern.events.enumerated().filter { !$0.element.type.isKnown }
         let groups: [(String, [(Int, EventData)])] =
@@ -160,55 +217,64 @@ struct PlotSVG {
             lanes.append(text("no events", x: plotLeft + 6, y: y + 14, size: 12, fill: "#777"))
             y += Self.rowHeight
         }
-        for (laneName, events) in groups {
-            let placed = place(events)
+        for (laneName, members) in groups {
+            let placed = place(members)
             let rows = (placed.map(\.row).max() ?? 0) + 1
             let height = Double(rows) * Self.rowHeight
             lanes.append(frame(y: y, height: height))
             lanes.append(text(laneName, x: plotLeft - 8, y: y + height / 2 + 4, size: 12, anchor: "end"))
-            for item in placed {
-                let event = item.event
-                let colour = PlotStyle.colour(event.type)
-                let top = y + Double(item.row) * Self.rowHeight + 3
-                let barHeight = Self.rowHeight - 6
-                var parts: [String] = []
-                var attributes =
-                    "class=\"event\" data-index=\"\(item.index)\" data-time=\"\(SVGText.number(event.time))\" "
-                    + "data-type=\"\(SVGText.escaped(event.type.rawValue))\""
-                if event.type != .hapticTransient {
-                    attributes += " data-duration=\"\(SVGText.number(event.playedDuration))\""
-                }
-                if let path = event.waveformPath { attributes += " data-file=\"\(SVGText.escaped(path))\"" }
-                parts.append("<title>\(SVGText.escaped(tooltip(event)))</title>")
-                parts.append(
-                    "<rect x=\"\(c(item.x0 - (item.x1 - item.x0 < 2 ? 1 : 0)))\" y=\"\(c(top))\" "
-                        + "width=\"\(c(max(item.x1 - item.x0, 2)))\" height=\"\(c(barHeight))\" fill=\"\(colour)\""
-                        + (event.type == .hapticTransient ? "" : " fill-opacity=\"0.75\"") + "/>")
-                parts.append(
-                    "<text x=\"\(c(item.labelX))\" y=\"\(c(top + barHeight - 3))\" font-family=\"DejaVu Sans Mono, monospace\" "
-                        + "font-size=\"\(SVGText.number(PlotStyle.labelFontSize))\""
-                        + (item.labelAnchor == "end" ? " text-anchor=\"end\"" : "")
-                        + " fill=\"\(item.labelInside ? "#fff" : "#222")\">\(SVGText.escaped(item.label))</text>")
-                eventElements.append("<g \(attributes)>" + parts.joined() + "</g>")
-            }
+            events += placed.map { eventElement($0, laneTop: y) }
             y += height
         }
-        body.append("<g class=\"lanes\">\n" + lanes.joined(separator: "\n") + "\n</g>")
-        body.append(
-            "<g class=\"events\" clip-path=\"url(#plot-area)\">\n" + eventElements.joined(separator: "\n") + "\n</g>")
-        y += Self.gap
+        return (
+            [
+                SVGElement("g", ["class": "lanes"], children: lanes, onSeparateLines: true),
+                SVGElement("g", ["class": "events", "clip-path": "url(#plot-area)"], children: events, onSeparateLines: true),
+            ], y
+        )
+    }
 
-        // Effective intensity and sharpness, one point per pixel column.
-        let parameterTop = y
+    /// One event: its bar, its label and a tooltip, with its index, time, type, duration and file as data.
+    func eventElement(_ item: PlacedEvent, laneTop: Double) -> SVGElement {
+        let event = item.event
+        let top = laneTop + Double(item.row) * Self.rowHeight + 3
+        let barHeight = Self.rowHeight - 6
+        let bar = SVGElement(
+            "rect",
+            [
+                "x": c(item.x0 - (item.x1 - item.x0 < 2 ? 1 : 0)), "y": c(top), "width": c(max(item.x1 - item.x0, 2)),
+                "height": c(barHeight), "fill": PlotStyle.colour(event.type),
+                "fill-opacity": event.type == .hapticTransient ? nil : "0.75",
+            ])
+        let label = SVGElement(
+            "text",
+            [
+                "x": c(item.labelX), "y": c(top + barHeight - 3), "font-family": "DejaVu Sans Mono, monospace",
+                "font-size": SVGText.number(PlotStyle.labelFontSize),
+                "text-anchor": item.labelAnchor == "end" ? "end" : nil, "fill": item.labelInside ? "#fff" : "#222",
+            ],
+            text: item.label)
+        return SVGElement(
+            "g",
+            [
+                "class": "event", "data-index": "\(item.index)", "data-time": SVGText.number(event.time),
+                "data-type": event.type.rawValue,
+                "data-duration": event.type == .hapticTransient ? nil : SVGText.number(event.playedDuration),
+                "data-file": event.waveformPath,
+            ],
+            children: [SVGElement("title", text: tooltip(event)), bar, label], onSeparateLines: false)
+    }
+
+    /// Effective intensity and sharpness from `top`, one point per pixel column, with a dot per transient.
+    func parameterPanel(top: Double) -> (element: SVGElement, bottom: Double) {
         let ph = Self.parameterHeight
-        var parameter: [String] = [frame(y: parameterTop, height: ph)]
-        parameter.append(text("Intensity", x: plotLeft - 8, y: parameterTop + ph / 2 - 4, size: 12, anchor: "end", fill: PlotStyle.intensityColour))
-        parameter.append(text("Sharpness", x: plotLeft - 8, y: parameterTop + ph / 2 + 12, size: 12, anchor: "end", fill: PlotStyle.sharpnessColour))
+        var parameter: [SVGElement] = [frame(y: top, height: ph)]
+        parameter.append(text("Intensity", x: plotLeft - 8, y: top + ph / 2 - 4, size: 12, anchor: "end", fill: PlotStyle.intensityColour))
+        parameter.append(text("Sharpness", x: plotLeft - 8, y: top + ph / 2 + 12, size: 12, anchor: "end", fill: PlotStyle.sharpnessColour))
         for value in [0.0, 0.5, 1.0] {
-            let vy = parameterTop + ph - value * ph
+            let vy = top + ph - value * ph
             if value > 0, value < 1 {
-                parameter.append(
-                    "<line x1=\"\(c(plotLeft))\" y1=\"\(c(vy))\" x2=\"\(c(plotRight))\" y2=\"\(c(vy))\" stroke=\"#e4e4e4\"/>")
+                parameter.append(SVGElement("line", ["x1": c(plotLeft), "y1": c(vy), "x2": c(plotRight), "y2": c(vy), "stroke": "#e4e4e4"]))
             }
             parameter.append(
                 text(String(format: "%.1f", value), x: plotRight + 3, y: vy + (value == 1 ? 9 : value == 0 ? -2 : 4), size: 10, fill: "#777"))
@@ -216,8 +282,8 @@ struct PlotSVG {
         var intensityPath = ""
         var sharpnessPath = ""
         var drawing = false
-        let columnSeconds = end / Double(columns)
-        func valueY(_ v: Float) -> Double { parameterTop + ph - 2 - Double(v) * (ph - 4) }
+        let columnSeconds = timeline.end / Double(columns)
+        func valueY(_ v: Float) -> Double { top + ph - 2 - Double(v) * (ph - 4) }
         for column in 0...columns {
             let t0 = Double(column) * columnSeconds
             let window = t0...(t0 + columnSeconds)
@@ -232,34 +298,45 @@ struct PlotSVG {
             drawing = true
         }
         parameter.append(
-            "<path class=\"intensity\" d=\"\(intensityPath.isEmpty ? "M0 0" : intensityPath)\" fill=\"none\" "
-                + "stroke=\"\(PlotStyle.intensityColour)\" stroke-width=\"2.5\" stroke-linejoin=\"round\"/>")
+            SVGElement(
+                "path",
+                [
+                    "class": "intensity", "d": intensityPath.isEmpty ? "M0 0" : intensityPath, "fill": "none",
+                    "stroke": PlotStyle.intensityColour, "stroke-width": "2.5", "stroke-linejoin": "round",
+                ]))
         parameter.append(
-            "<path class=\"sharpness\" d=\"\(sharpnessPath.isEmpty ? "M0 0" : sharpnessPath)\" fill=\"none\" "
-                + "stroke=\"\(PlotStyle.sharpnessColour)\" stroke-width=\"1.5\" stroke-dasharray=\"6 3\" stroke-linejoin=\"round\"/>")
+            SVGElement(
+                "path",
+                [
+                    "class": "sharpness", "d": sharpnessPath.isEmpty ? "M0 0" : sharpnessPath, "fill": "none",
+                    "stroke": PlotStyle.sharpnessColour, "stroke-width": "1.5", "stroke-dasharray": "6 3",
+                    "stroke-linejoin": "round",
+                ]))
         // Transients last a few milliseconds: mark each with a dot at its effective intensity.
-        for event in timeline.hapticEvents where event.kind == .transient && event.time <= end {
+        for event in timeline.hapticEvents where event.kind == .transient && event.time <= timeline.end {
             let t = event.time
             let intensity = min(max(event.intensity * timeline.control(.hapticIntensity, at: t), 0), 1)
             parameter.append(
-                "<circle cx=\"\(c(x(t)))\" cy=\"\(c(valueY(intensity)))\" r=\"2.5\" fill=\"\(PlotStyle.intensityColour)\"/>")
+                SVGElement("circle", ["cx": c(x(t)), "cy": c(valueY(intensity)), "r": "2.5", "fill": PlotStyle.intensityColour]))
             parameter.append(
-                "<circle cx=\"\(c(x(t)))\" cy=\"\(c(valueY(event.sharpness)))\" r=\"2\" fill=\"\(PlotStyle.sharpnessColour)\"/>")
+                SVGElement("circle", ["cx": c(x(t)), "cy": c(valueY(event.sharpness)), "r": "2", "fill": PlotStyle.sharpnessColour]))
         }
-        body.append("<g class=\"parameters\">\n" + parameter.joined(separator: "\n") + "\n</g>")
-        y += ph + Self.gap
+        return (SVGElement("g", ["class": "parameters"], children: parameter, onSeparateLines: true), top + ph)
+    }
 
-        // Rendered waveforms: min/max per pixel column as a filled envelope.
-        var waves: [String] = []
+    /// The rendered haptic, left and right channels from `top`: min/max per pixel column as a filled envelope.
+    func waveformPanel(top: Double) -> (element: SVGElement, bottom: Double) {
+        var y = top
+        var waves: [SVGElement] = []
+        let columnSeconds = timeline.end / Double(columns)
         for (name, samples, colour) in [
             ("Haptic", timeline.haptic, PlotStyle.hapticWaveColour),
             ("Audio L", timeline.left, PlotStyle.audioWaveColour),
             ("Audio R", timeline.right, PlotStyle.audioWaveColour),
         ] {
-            let top = y
             let h = Self.waveHeight
-            let mid = top + h / 2
-            waves.append(frame(y: top, height: h))
+            let mid = y + h / 2
+            waves.append(frame(y: y, height: h))
             waves.append(text(name, x: plotLeft - 8, y: mid, size: 12, anchor: "end"))
             let peak = PlotTimeline.peak(samples)
             // Quiet channels are magnified by a power of two (shown next to the peak) so their shape is visible.
@@ -269,8 +346,7 @@ struct PlotSVG {
                 text(
                     peak > 0 ? String(format: "peak %.2f", peak) + (zoom > 1 ? " ×\(zoom)" : "") : "silent",
                     x: plotLeft - 8, y: mid + 14, size: 10, anchor: "end", fill: "#777"))
-            waves.append(
-                "<line x1=\"\(c(plotLeft))\" y1=\"\(c(mid))\" x2=\"\(c(plotRight))\" y2=\"\(c(mid))\" stroke=\"#ccc\"/>")
+            waves.append(SVGElement("line", ["x1": c(plotLeft), "y1": c(mid), "x2": c(plotRight), "y2": c(mid), "stroke": "#ccc"]))
             let envelope = timeline.envelope(samples, columns: columns)
             let scale = (h / 2 - 2) * Double(zoom)
             var upper: [String] = []
@@ -285,45 +361,36 @@ struct PlotSVG {
             }
             if peak > 0 {
                 waves.append(
-                    "<polygon class=\"waveform\" data-channel=\"\(name)\" points=\"\((upper + lower.reversed()).joined(separator: " "))\" "
-                        + "fill=\"\(colour)\" fill-opacity=\"0.8\" stroke=\"\(colour)\" stroke-width=\"0.5\"/>")
+                    SVGElement(
+                        "polygon",
+                        [
+                            "class": "waveform", "data-channel": name,
+                            "points": (upper + lower.reversed()).joined(separator: " "), "fill": colour,
+                            "fill-opacity": "0.8", "stroke": colour, "stroke-width": "0.5",
+                        ]))
             }
             y += h + 6
         }
-        body.append("<g class=\"waveforms\">\n" + waves.joined(separator: "\n") + "\n</g>")
-        let panelsBottom = y - 6
+        return (SVGElement("g", ["class": "waveforms"], children: waves, onSeparateLines: true), y - 6)
+    }
 
-        // Time axis: grid lines through every panel, tick labels below.
-        let ticks = AxisTicks(end: end, maxTicks: max(2, Int(plotWidth / 75)))
-        var axis: [String] = []
+    /// The time axis: grid lines through every panel, tick labels below.
+    func axis(panelsTop: Double, panelsBottom: Double) -> SVGElement {
+        let ticks = AxisTicks(end: timeline.end, maxTicks: max(2, Int(plotWidth / 75)))
+        var axis: [SVGElement] = []
         for value in ticks.values {
             let tx = x(value)
             axis.append(
-                "<line x1=\"\(c(tx))\" y1=\"\(c(panelsTop))\" x2=\"\(c(tx))\" y2=\"\(c(panelsBottom + 5))\" stroke=\"#000\" stroke-opacity=\"0.12\"/>")
+                SVGElement(
+                    "line",
+                    [
+                        "x1": c(tx), "y1": c(panelsTop), "x2": c(tx), "y2": c(panelsBottom + 5), "stroke": "#000",
+                        "stroke-opacity": "0.12",
+                    ]))
             axis.append(text(ticks.label(value), x: tx, y: panelsBottom + 19, size: 11, anchor: "middle"))
         }
         axis.append(text("time (s)", x: plotRight, y: panelsBottom + 36, size: 12, anchor: "end", fill: "#555"))
-        body.insert("<g class=\"axis\">\n" + axis.joined(separator: "\n") + "\n</g>", at: 0)
-        if let loopEnd = timeline.loopEnd {
-            let lx = x(loopEnd)
-            body.append(
-                "<g class=\"loop-end\" data-time=\"\(SVGText.number(loopEnd))\"><line x1=\"\(c(lx))\" y1=\"\(c(panelsTop - 4))\" x2=\"\(c(lx))\" "
-                    + "y2=\"\(c(panelsBottom))\" stroke=\"#000\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/></g>")
-        }
-        let height = (panelsBottom + 44).rounded(.up)
-
-        let defs =
-            "<defs><clipPath id=\"plot-area\"><rect x=\"\(c(plotLeft))\" y=\"0\" width=\"\(c(plotWidth))\" height=\"\(c(height))\"/></clipPath>"
-            + "</defs>"
-        let header = [
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(Int(height))\" "
-                + "viewBox=\"0 0 \(width) \(Int(height))\" font-family=\"DejaVu Sans, Arial, sans-serif\">",
-            "<title>\(SVGText.escaped("thrum plot: \(timeline.name)"))</title>",
-            defs,
-            "<rect width=\"\(c(w))\" height=\"\(c(height))\" fill=\"#fff\"/>",
-        ]
-        return (header + body + ["</svg>"]).joined(separator: "\n") + "\n"
+        return SVGElement("g", ["class": "axis"], children: axis, onSeparateLines: true)
     }
 
     // MARK: Helpers
@@ -332,16 +399,24 @@ struct PlotSVG {
 
     private func c(_ value: Double) -> String { SVGText.coordinate(value) }
 
-    private func frame(y: Double, height: Double) -> String {
-        "<rect x=\"\(c(plotLeft))\" y=\"\(c(y))\" width=\"\(c(plotWidth))\" height=\"\(c(height))\" fill=\"#fafafa\" stroke=\"#bbb\"/>"
+    /// The background and border of a panel across the plot area.
+    private func frame(y: Double, height: Double) -> SVGElement {
+        SVGElement(
+            "rect",
+            ["x": c(plotLeft), "y": c(y), "width": c(plotWidth), "height": c(height), "fill": "#fafafa", "stroke": "#bbb"])
     }
 
+    /// A line of proportional text; the anchor and fill are written only when they differ from the defaults.
     private func text(
         _ content: String, x: Double, y: Double, size: Double, anchor: String = "start", fill: String = "#222"
-    ) -> String {
-        "<text x=\"\(c(x))\" y=\"\(c(y))\" font-size=\"\(SVGText.number(size))\""
-            + (anchor == "start" ? "" : " text-anchor=\"\(anchor)\"") + (fill == "#222" ? "" : " fill=\"\(fill)\"")
-            + ">\(SVGText.escaped(content))</text>"
+    ) -> SVGElement {
+        SVGElement(
+            "text",
+            [
+                "x": c(x), "y": c(y), "font-size": SVGText.number(size), "text-anchor": anchor == "start" ? nil : anchor,
+                "fill": fill == "#222" ? nil : fill,
+            ],
+            text: content)
     }
 
     private func tooltip(_ event: EventData) -> String {

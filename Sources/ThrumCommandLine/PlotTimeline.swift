@@ -170,48 +170,6 @@ enum PlotStyle {
     static func textWidth(_ text: String, size: Double) -> Double { Double(text.count) * size * 0.58 }
 }
 
-/// Numbers and text as they appear in the SVG: fixed formats so the output is deterministic.
-enum SVGText {
-    /// A coordinate with one decimal ("-0.0" written as "0.0").
-    static func coordinate(_ value: Double) -> String {
-        let text = String(format: "%.1f", value)
-        return text == "-0.0" ? "0.0" : text
-    }
-
-    /// A time or value with up to six decimals and no trailing zeros: 0.25, 1, 0.123457.
-    static func number(_ value: Double) -> String {
-        var text = String(format: "%.6f", value)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text == "-0" ? "0" : text
-    }
-
-    /// `text` escaped for XML character data and attribute values.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            default:
-                // XML 1.0 allows no control characters other than tab, newline and carriage return.
-                if let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1,
-                    scalar.value < 0x20, scalar != "\t", scalar != "\n", scalar != "\r"
-                {
-                    result += " "
-                } else {
-                    result.append(character)
-                }
-            }
-        }
-        return result
-    }
-}
-
 /// Tick positions for an axis from 0 to `end`: steps of 1, 2 or 5 × 10^k, at most `maxTicks` intervals.
 struct AxisTicks {
     let step: Double

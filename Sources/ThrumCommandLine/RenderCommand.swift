@@ -29,8 +29,8 @@ let renderCommand = Subcommand(
         summary: "Render a pattern to an audio file (the same samples 'thrum play' sends to the device).",
         positionalUsage: "PATTERN", minPositionals: 1, maxPositionals: 1,
         options: [
-            OptionSpec("output", short: "o", value: "FILE", help: "the file to write; its extension picks the format"),
-            OptionSpec("format", value: "FORMAT", help: "sample format: float (default), pcm16 or pcm24"),
+            .value(.output, short: "o", placeholder: "FILE", help: "the file to write; its extension picks the format"),
+            .value(.format, placeholder: "FORMAT", help: "sample format: float (default), pcm16 or pcm24"),
         ] + TransportArguments.options + EngineArguments.options,
         details: """
             PATTERN is an AHAP file or the name of a bundled pattern (see 'thrum list').
@@ -39,11 +39,11 @@ let renderCommand = Subcommand(
             Exit status: 0 ok, 64 usage, 65 bad pattern or audio file, 66 pattern missing, 74 cannot write.
             """),
     run: { arguments, console in
-        guard let output = arguments.value("output") else {
+        guard let output = arguments.value(.output) else {
             throw UsageError(message: "'thrum render' needs -o FILE (the file to write)")
         }
         let format: AudioSampleFormat
-        switch arguments.value("format") ?? "float" {
+        switch arguments.value(.format) ?? "float" {
         case "float": format = .float
         case "pcm16": format = .pcm16
         case "pcm24": format = .pcm24

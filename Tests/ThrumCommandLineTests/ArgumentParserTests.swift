@@ -7,23 +7,23 @@ import Testing
         name: "render", summary: "Render a pattern.", positionalUsage: "PATTERN", minPositionals: 1,
         maxPositionals: 1,
         options: [
-            OptionSpec("output", short: "o", value: "FILE", help: "where to write"),
-            OptionSpec("sample-rate", value: "HZ", help: "rate"),
-            OptionSpec("loop", help: "loop forever"),
+            .value(.output, short: "o", placeholder: "FILE", help: "where to write"),
+            .value(.sampleRate, placeholder: "HZ", help: "rate"),
+            .flag(.loop, help: "loop forever"),
         ], details: "")
 
     @Test func longShortInlineAndFlags() throws {
         let parsed = try ParsedArguments.parse(["a.ahap", "-o", "out.wav", "--sample-rate=8000", "--loop"], for: spec)
         #expect(parsed.positionals == ["a.ahap"])
-        #expect(parsed.value("output") == "out.wav")
-        #expect(try parsed.int("sample-rate", in: 1000...384_000) == 8000)
-        #expect(parsed.flag("loop"))
-        #expect(!parsed.flag("missing"))
+        #expect(parsed.value(.output) == "out.wav")
+        #expect(try parsed.int(.sampleRate, in: 1000...384_000) == 8000)
+        #expect(parsed.flag(.loop))
+        #expect(!parsed.flag(.json))
     }
 
     @Test func lastValueWinsAndDoubleDashEndsOptions() throws {
         let parsed = try ParsedArguments.parse(["-o", "a", "--output", "b", "--", "-weird.ahap"], for: spec)
-        #expect(parsed.value("output") == "b")
+        #expect(parsed.value(.output) == "b")
         #expect(parsed.positionals == ["-weird.ahap"])
     }
 
@@ -48,13 +48,13 @@ import Testing
     @Test func numberValidation() throws {
         let parsed = try ParsedArguments.parse(["a", "--sample-rate", "fast"], for: spec)
         #expect(throws: UsageError(message: "--sample-rate takes a whole number from 1000 to 384000, not 'fast'")) {
-            try parsed.int("sample-rate", in: 1000...384_000)
+            try parsed.int(.sampleRate, in: 1000...384_000)
         }
         let rate = try ParsedArguments.parse(["a", "--sample-rate", "-2.5"], for: spec)
         #expect(throws: UsageError(message: "--sample-rate takes a number from 0 to 10, not '-2.5'")) {
-            try rate.double("sample-rate", in: 0...10)
+            try rate.double(.sampleRate, in: 0...10)
         }
-        #expect(try rate.double("sample-rate", in: -3...10) == -2.5)
+        #expect(try rate.double(.sampleRate, in: -3...10) == -2.5)
     }
 
     @Test func helpTextListsEveryOption() {

@@ -172,6 +172,10 @@ private var bundledPatterns: [String] {
         #expect(SVGText.number(0.25) == "0.25")
         #expect(SVGText.number(1) == "1")
         #expect(SVGText.coordinate(-0.01) == "0.0")
+        let label = SVGElement("text", ["x": "1", "data-file": "a\"<b>.wav", "fill": nil], text: "x & y")
+        #expect(label.markup == "<text x=\"1\" data-file=\"a&quot;&lt;b&gt;.wav\">x &amp; y</text>")
+        let group = SVGElement("g", ["class": "a&b"], children: [SVGElement("rect"), label], onSeparateLines: true)
+        #expect(group.markup == "<g class=\"a&amp;b\">\n<rect/>\n" + label.markup + "\n</g>")
     }
 
     @Test func pngHasTheRequestedSize() throws {

@@ -1,0 +1,116 @@
+/// A place in source text: 1-based line and column (columns count characters, not bytes).
+public struct SourcePosition: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// 1-based line number.
+    public var line: Int
+    /// 1-based column, in characters from the start of the line.
+    public var column: Int
+
+    /// Creates a position.
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    public static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool {
+        (lhs.line, lhs.column) < (rhs.line, rhs.column)
+    }
+
+    public var description: String { "\(line):\(column)" }
+}
+
+/// One JSON value with the place it starts in the source (nil when it came from a dictionary).
+public struct JSONNode: Sendable, Equatable {
+    /// The kinds of JSON value.
+    public enum Value: Sendable, Equatable {
+        /// An object; members in source order, duplicates kept (readers use the last one).
+        case object([JSONMember])
+        case array([JSONNode])
+        case string(String)
+        /// A number: its value and the literal text as written (used to read `Float`s exactly).
+        case number(Double, literal: String)
+        case bool(Bool)
+        case null
+        /// A value of a type JSON cannot hold (only from `AHAPDecoder.decode(dictionary:)`): the type's name.
+        case unsupported(typeName: String)
+    }
+
+    /// The value.
+    public var value: Value
+    /// Where the value starts (its first character); nil when unknown.
+    public var position: SourcePosition?
+
+    /// Creates a node.
+    public init(_ value: Value, position: SourcePosition? = nil) {
+        self.value = value
+        self.position = position
+    }
+
+    /// The article-and-noun name of the value's type, for messages ("an array", "a string").
+    public var typeDescription: String {
+        switch value {
+        case .object: "an object"
+        case .array: "an array"
+        case .string: "a string"
+        case .number: "a number"
+        case .bool: "a boolean"
+        case .null: "null"
+        case .unsupported(let name): "a value of type \(name)"
+        }
+    }
+}
+
+/// One `"key": value` member of a JSON object.
+public struct JSONMember: Sendable, Equatable {
+    /// The key.
+    public var key: String
+    /// Where the key's opening quote is; nil when unknown.
+    public var keyPosition: SourcePosition?
+    /// The value.
+    public var value: JSONNode
+
+    /// Creates a member.
+    public init(key: String, keyPosition: SourcePosition? = nil, value: JSONNode) {
+        self.key = key
+        self.keyPosition = keyPosition
+        self.value = value
+    }
+}
+
+/// Something legal but noteworthy the reader saw: a trailing comma or a duplicate key.
+public struct JSONNotice: Sendable, Equatable {
+    /// Where it is (the comma, or the duplicate key's opening quote).
+    public var position: SourcePosition
+    /// The JSON path of the container (trailing comma) or of the duplicated key (`Pattern[0].Event.Time`).
+    public var path: String
+    /// The duplicated key; nil for a trailing comma.
+    public var key: String?
+
+    /// Creates a notice.
+    public init(position: SourcePosition, path: String, key: String?) {
+        self.position = position
+        self.path = path
+        self.key = key
+    }
+}
+
+/// A syntax error: what is wrong and where.
+public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// One line saying what is wrong ("expected ',' or '}' after object member").
+    public var message: String
+    /// Where it is.
+    public var position: SourcePosition
+
+    public var description: String { "\(position): \(message)" }
+}
+
+/// What `JSONReader` produced: a tree, or an error, plus notices.
+public struct JSONParseResult: Sendable {
+    /// The document's root value; nil when there is a syntax error.
+    public var root: JSONNode?
+    /// The syntax error, if any (the reader stops at the first one).
+    public var error: JSONSyntaxError?
+    /// Trailing commas seen before the error (accepted, as Core Haptics does).
+    public var trailingCommas: [JSONNotice]
+    /// Duplicate object keys seen before the error (all members are kept; the last one counts).
+    public var duplicateKeys: [JSONNotice]
+}
