@@ -38,15 +38,17 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(name: "ThrumCLI", dependencies: ["ThrumCommandLine"], swiftSettings: strict),
 
+        // Helpers shared by the test targets (the shared corpus's location, …); never linked into a product.
+        .target(name: "ThrumTestSupport", path: "Tests/ThrumTestSupport", swiftSettings: strict),
         .testTarget(name: "ThrumModelTests", dependencies: ["ThrumModel"], swiftSettings: strict),
         .testTarget(
-            name: "AHAPCodecTests", dependencies: ["AHAPCodec", "ThrumModel"], exclude: ["Fixtures", "Snapshots"],
+            name: "AHAPCodecTests", dependencies: ["AHAPCodec", "ThrumModel", "ThrumTestSupport"], exclude: ["Fixtures", "Snapshots"],
             swiftSettings: strict),
         .testTarget(
             name: "RenderCoreTests", dependencies: ["RenderCore", "ThrumModel"], exclude: ["Golden"], swiftSettings: strict),
         .testTarget(name: "AudioResourcesTests", dependencies: ["AudioResources"], swiftSettings: strict),
         .testTarget(name: "ALSAOutputTests", dependencies: ["ALSAOutput"], swiftSettings: strict),
-        .testTarget(name: "ThrumTests", dependencies: ["Thrum"], swiftSettings: strict),
+        .testTarget(name: "ThrumTests", dependencies: ["Thrum", "ThrumTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ThrumCommandLineTests", dependencies: ["ThrumCommandLine"], exclude: ["Snapshots"],
             swiftSettings: strict),

@@ -9,22 +9,44 @@
 #   6. runs every test but the real-time ones under AddressSanitizer (.build-asan; XCTest's own leaks
 #      are not ours, so leak detection is off).
 # Set THRUM_SKIP_SANITIZERS=1 to skip steps 5 and 6 while iterating.
+# The corpus suites read the shared AHAP corpus at $THRUM_CORPUS, else ../shared/corpus beside the
+# repository; without one they are skipped. Every skipped test is listed, with its reason, at the end.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 "$root/Tools/system-packages.sh" test
 
+corpus="${THRUM_CORPUS:-$(dirname "$root")/shared/corpus}"
+if [[ -d "$corpus" ]]; then echo "AHAP corpus: $corpus"; else echo "AHAP corpus: none at $corpus (its suites are skipped)"; fi
+
+log="$(mktemp -t thrum-test-log.XXXXXX)"
+# Runs a test command, keeping its output to list the skipped tests at the end.
+run_tests() { "$@" 2>&1 | tee -a "$log"; }
+# Lists every skipped test (Swift Testing: `… skipped: "reason"`, XCTest: `Test skipped - reason`).
+report_skips() {
+    local skipped
+    skipped="$(grep -E ' skipped: |: Test skipped' "$log" | sed -E 's/^[^A-Za-z/]*//' | sort -u || true)"
+    if [[ -n "$skipped" ]]; then
+        echo "== skipped tests ($(grep -c '' <<<"$skipped")) =="
+        echo "$skipped"
+    else
+        echo "== no test was skipped =="
+    fi
+    rm -f "$log"
+}
+trap report_skips EXIT
+
 realtime='RealTime|PulseAudio'
 swift build --build-tests
-swift test --skip-build --skip "$realtime"
+run_tests swift test --skip-build --skip "$realtime"
 
 eval "$("$root/Tools/pulse-null-sink.sh" start)"
-trap '"$root/Tools/pulse-null-sink.sh" stop >/dev/null 2>&1 || true' EXIT
-swift test --skip-build --no-parallel --filter "$realtime"
+trap '"$root/Tools/pulse-null-sink.sh" stop >/dev/null 2>&1 || true; report_skips' EXIT
+run_tests swift test --skip-build --no-parallel --filter "$realtime"
 
 if [[ "${THRUM_SKIP_SANITIZERS:-0}" != "1" ]]; then
-    swift test --scratch-path "$root/.build-tsan" --sanitize=thread \
+    run_tests swift test --scratch-path "$root/.build-tsan" --sanitize=thread \
         --filter 'EngineOfflineTests|EngineALSAFileTests|AdvancedPlayerTests|FaultInjectionTests|RenderCoreTests|ALSAOutputHermeticTests' \
         --no-parallel
-    ASAN_OPTIONS=detect_leaks=0 swift test --scratch-path "$root/.build-asan" --sanitize=address --skip "$realtime"
+    ASAN_OPTIONS=detect_leaks=0 run_tests swift test --scratch-path "$root/.build-asan" --sanitize=address --skip "$realtime"
 fi

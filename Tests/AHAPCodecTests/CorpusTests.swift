@@ -2,23 +2,24 @@ import AHAPCodec
 import Foundation
 import Testing
 import ThrumModel
+import ThrumTestSupport
 
 /// Every AHAP file of the shared corpus: no crash; loads cleanly or is rejected with a positioned error;
 /// every loaded file round-trips losslessly; the outcome per file matches the committed snapshot.
-@Suite("Corpus")
+@Suite("Corpus", .enabled(if: TestCorpus.isAvailable, Comment(rawValue: TestCorpus.skipReason)))
 struct CorpusTests {
     static var corpusFiles: [(name: String, url: URL)] {
-        let ahap = TestPaths.files(in: TestPaths.corpus.appendingPathComponent("ahap"))
-            .map { (name: "ahap/" + $0.lastPathComponent, url: $0) }
-        let ricochet = TestPaths.files(in: TestPaths.corpus.appendingPathComponent("ricochet/HapticPatterns"))
+        let ahap = TestCorpus.files(in: "ahap").map { (name: "ahap/" + $0.lastPathComponent, url: $0) }
+        let ricochet = TestCorpus.files(in: "ricochet/HapticPatterns")
             .map { (name: "ricochet/HapticPatterns/" + $0.lastPathComponent, url: $0) }
         return ahap + ricochet
     }
 
-    @Test func corpusIsPresent() {
-        let files = Self.corpusFiles
-        #expect(files.filter { $0.name.hasPrefix("ahap/") }.count == 114)
-        #expect(files.filter { $0.name.hasPrefix("ricochet/") }.count == 8)
+    @Test func corpusHoldsTheFilesItsManifestLists() throws {
+        let manifest = try TestCorpus.manifestNames()
+        #expect(!manifest.isEmpty, "MANIFEST.tsv lists no file")
+        #expect(TestCorpus.files(in: "ahap").map(\.lastPathComponent) == manifest.sorted())
+        #expect(!TestCorpus.files(in: "ricochet/HapticPatterns").isEmpty, "Ricochet's patterns are missing")
     }
 
     @Test func everyFileLoadsOrIsRejectedWithAPosition() throws {

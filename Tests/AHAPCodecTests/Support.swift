@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// Paths of the test sources, fixtures, snapshots and the shared corpus, found from this file's path.
+/// Paths of the test sources, fixtures and snapshots, found from this file's path (the shared corpus:
+/// `TestCorpus`).
 enum TestPaths {
     /// `Tests/AHAPCodecTests`.
     static let testsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -9,8 +10,6 @@ enum TestPaths {
     static let packageRoot = testsDirectory.deletingLastPathComponent().deletingLastPathComponent()
     static let fixtures = testsDirectory.appendingPathComponent("Fixtures")
     static let snapshots = testsDirectory.appendingPathComponent("Snapshots")
-    /// `../shared/corpus` relative to the package root.
-    static let corpus = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
 
     /// The regular files in `directory` with one of `extensions` (all files when empty), sorted by name.
     static func files(in directory: URL, extensions: [String] = []) -> [URL] {

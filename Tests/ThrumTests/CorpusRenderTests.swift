@@ -3,18 +3,18 @@ import AudioResources
 import Foundation
 import Testing
 import Thrum
+import ThrumTestSupport
 
 /// Every loadable corpus file renders through the offline engine; lengths follow the pattern duration.
-@Suite struct CorpusRenderTests {
-    static let corpus = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-    static let ricochet = corpus.appendingPathComponent("ricochet")
+@Suite(.enabled(if: TestCorpus.isAvailable, Comment(rawValue: TestCorpus.skipReason)))
+struct CorpusRenderTests {
+    static let ricochet = TestCorpus.folder.appendingPathComponent("ricochet")
 
-    static var corpusFiles: [URL] {
-        let folders = [corpus.appendingPathComponent("ahap"), ricochet.appendingPathComponent("HapticPatterns")]
-        return folders.flatMap { folder in
-            ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
-                .map { folder.appendingPathComponent($0) }
-        }
+    static var corpusFiles: [URL] { TestCorpus.files(in: "ahap") + TestCorpus.files(in: "ricochet/HapticPatterns") }
+
+    /// Whether `path` names an existing file in `folders` (the pattern's folder and the resource roots).
+    static func exists(_ path: String, in folders: [String]) -> Bool {
+        folders.contains { FileManager.default.fileExists(atPath: $0 + "/" + path) }
     }
 
     /// Renders `pattern` to its end and returns (frames until the player ended, output).
@@ -31,27 +31,28 @@ import Thrum
     }
 
     @Test func everyLoadableCorpusFileRendersToItsDuration() throws {
-        let files = Self.corpusFiles
-        #expect(files.count == 122, "the corpus is beside the repository at ../shared/corpus")
         var rendered = 0
-        var missingAudio: [String] = []
-        for file in files {
+        for file in Self.corpusFiles {
             let result = AHAPDecoder.decode(contentsOfFile: file.path)
             guard let data = result.pattern, !result.hasErrors else { continue }
             let pattern = CHHapticPattern(data: data, sourceFolder: file.deletingLastPathComponent().path)
             let rate = 8000.0
             let roots = [Self.ricochet.appendingPathComponent("StreamingAssets").path]
+            // Some files name audio that was not published with them: those must be rejected, naming the file.
+            let folders = [file.deletingLastPathComponent().path] + roots
+            let missing = data.events.compactMap { event in
+                event.type == .audioCustom ? event.waveformPath.flatMap { Self.exists($0, in: folders) ? nil : $0 } : nil
+            }
             let end: UInt64
             let output: [Float]
             do {
                 (end, output) = try renderToEnd(pattern, rate: rate, roots: roots)
             } catch let error as CHHapticError where error.code == .fileNotFound {
-                // Files whose audio was not published with them: rejected, naming the missing file.
-                #expect(data.events.contains { $0.type == .audioCustom })
-                #expect(error.message.contains(".wav' not found"), "\(error)")
-                missingAudio.append(file.lastPathComponent)
+                #expect(!missing.isEmpty, "\(file.lastPathComponent): \(error)")
+                #expect(missing.contains { error.message.contains("'\($0)' not found") }, "\(error)")
                 continue
             }
+            #expect(missing.isEmpty, "\(file.lastPathComponent) played although \(missing) does not exist")
             let durationFrames = UInt64((data.duration * rate).rounded())
             // The end is the pattern duration plus release tails, transients and audio files (≤ 30 s).
             #expect(end >= durationFrames, "\(file.lastPathComponent)")
@@ -61,8 +62,7 @@ import Thrum
             #expect(after.allSatisfy { $0 == 0 }, "\(file.lastPathComponent) sounds after its end")
             rendered += 1
         }
-        #expect(rendered + missingAudio.count == 118)
-        #expect(missingAudio == ["apple__unityplugins__Drums.ahap", "ryendu__sound2ahap__test.ahap"])
+        #expect(rendered > 0, "no corpus file rendered")
     }
 
     @Test(arguments: ["CollisionSmall", "CollisionLarge", "Implode", "Spawn"])
