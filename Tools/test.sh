@@ -25,7 +25,7 @@ run_tests() { "$@" 2>&1 | tee -a "$log"; }
 # Lists every skipped test (Swift Testing: `… skipped: "reason"`, XCTest: `Test skipped - reason`).
 report_skips() {
     local skipped
-    skipped="$(grep -E ' skipped: |: Test skipped' "$log" | sed -E 's/^[^A-Za-z/]*//' | sort -u || true)"
+    skipped="$(grep -E '^[^A-Za-z]*(Suite|Test) .* skipped(:|\.$)|: Test skipped' "$log" | sed -E 's/^[^A-Za-z/]*//' | sort -u || true)"
     if [[ -n "$skipped" ]]; then
         echo "== skipped tests ($(grep -c '' <<<"$skipped")) =="
         echo "$skipped"
