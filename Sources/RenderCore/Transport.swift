@@ -1,38 +1,122 @@
 // The advanced-player transport of `Renderer`: pause, resume, seek, playback rate and loop changes,
-// applied at exact frames from a fixed command list. Render thread only; no allocation, locks or I/O.
-import Synchronization
+// queued for exact frames in a fixed command list and applied when due. The timing math is
+// `PlayerInstance`'s; this file adds the voices (fades, parked voices) and the lanes.
+// Render thread only; no allocation, locks or I/O.
+
+/// A transport command waiting for its frame.
+struct TransportCommand: DueEntry {
+    enum Kind: UInt8 {
+        case pause, resume, seek, rate, loop
+    }
+    /// Player slot, 0 ..< maxPlayers.
+    var slot: Int
+    var kind: Kind
+    /// Engine frame at which it applies.
+    var frame: Int
+    /// Seek offset (s, ≥ 0), playback rate (> 0), or loop end (s; negative = loop off, 0 = the duration).
+    var value: Double
+    var sequence: Int = 0
+}
 
 extension Renderer {
-    /// Queues a transport command; false when the slot is out of range or the list is full.
+    // MARK: - Commands (render thread, between render calls)
+
+    /// Pauses the player at engine frame `atFrame` (earlier = now). At that frame its pattern position,
+    /// its pattern's controls (steps and curves) and its loop freeze; all its sounding voices fade out over
+    /// `stopFadeSeconds` (no click). It keeps its slot in phase `.paused` until `resumePlayer` or `stopPlayer`.
+    /// The HapticContinuous, AudioContinuous and AudioCustom voices sounding at the pause (release tails
+    /// included) are remembered and continue at the resume; transients are not.
+    /// Ignored (when due) unless the player is playing.
+    /// - Returns: false when the slot is out of range or the command list is full.
+    /// - Important: Thread safety: render thread only. Real-time safe: yes.
+    @discardableResult
+    public func pausePlayer(_ slot: Int, atFrame: UInt64) -> Bool {
+        enqueue(slot, .pause, atFrame, 0)
+    }
+
+    /// Resumes a paused player at engine frame `atFrame` (earlier = now): from that frame the pattern
+    /// continues from the paused position. Continuous voices under way at the pause (HapticContinuous,
+    /// AudioContinuous, AudioCustom) continue from where they paused — envelope position, remaining
+    /// duration, oscillator phase and file position — with a linear fade-in over `stopFadeSeconds`.
+    /// Transients under way at the pause are not restarted. A seek made while paused is applied here instead.
+    /// A resume at or before the frame of a pending pause cancels that pause.
+    /// - Returns: false when the slot is out of range or the command list is full.
+    /// - Important: Thread safety: render thread only. Real-time safe: yes.
+    @discardableResult
+    public func resumePlayer(_ slot: Int, atFrame: UInt64) -> Bool {
+        guard slot >= 0, slot < configuration.maxPlayers else { return false }
+        let frame = max(Int(clamping: atFrame), Int(currentFrame))
+        commands.removeAll { $0.slot == slot && $0.kind == .pause && $0.frame >= frame }
+        return enqueue(slot, .resume, atFrame, 0)
+    }
+
+    /// Moves the pattern position to `seconds` at engine frame `atFrame` (earlier = now).
+    ///
+    /// Playing: the sounding voices fade out over `stopFadeSeconds`; events that started before the offset
+    /// are not started part-way; events at exactly the offset start at that frame. Each control lane the
+    /// pattern uses is reset to its default and every pattern step and curve piece up to the offset is
+    /// applied, so the lanes hold the values they would have at the offset (lanes the pattern never
+    /// touches keep their external value). Scheduled or paused: remembered and applied at the start or
+    /// resume (a paused player's remembered voices are then dropped).
+    ///
+    /// An offset ≥ the loop length while looping wraps to offset mod loop length; an offset ≥ the pattern
+    /// duration without a loop ends the player (its voices fade, then a `.finished` notification).
+    /// Negative or NaN offsets mean 0.
+    /// - Returns: false when the slot is out of range or the command list is full.
+    /// - Important: Thread safety: render thread only. Real-time safe: yes.
+    @discardableResult
+    public func seekPlayer(_ slot: Int, toOffset seconds: Double, atFrame: UInt64) -> Bool {
+        enqueue(slot, .seek, atFrame, seconds.isNaN ? 0 : max(seconds, 0))
+    }
+
+    /// Changes the playback rate from engine frame `atFrame` (earlier = now): pattern time advances at
+    /// `rate` from there on. The position at that frame becomes the new anchor, so everything not yet
+    /// played (event onsets, controls and curve pieces in progress, the loop seam) moves; nothing already
+    /// played moves, and sounding voices keep their lengths. Oscillator frequency and audio pitch never
+    /// change. While scheduled it sets the start rate; while paused it applies from the pause position.
+    /// - Returns: false (ignored) when `rate` ≤ 0 or not finite, the slot is out of range or the command
+    ///   list is full. A rate that would make the current loop shorter than one frame is ignored when due.
+    /// - Important: Thread safety: render thread only. Real-time safe: yes.
+    @discardableResult
+    public func setPlaybackRate(_ slot: Int, rate: Double, atFrame: UInt64) -> Bool {
+        guard rate > 0, rate.isFinite else { return false }
+        return enqueue(slot, .rate, atFrame, rate)
+    }
+
+    /// Enables, changes or disables looping at engine frame `atFrame` (earlier = now).
+    /// `loopEnd`: nil = no loop; 0 = the pattern duration; otherwise the loop length in pattern seconds
+    /// (a loop shorter than one frame means no loop). Negative values are ignored.
+    ///
+    /// Playing, position p at that frame: a loop end > p makes the current pass end at loopEnd (the seam
+    /// frame follows from the current anchor, so nothing moves); a loop end ≤ p ends the pass at once — a seam
+    /// at that frame (continuous voices fade) and the pattern restarts at 0. Disabling lets the current pass
+    /// run on to the pattern's end (events after the old loop end now play) and finish. Scheduled: sets the
+    /// loop for the start. Paused: applied to the paused position (a loop end ≤ p restarts at 0 on resume).
+    /// - Returns: false when ignored (negative loopEnd, slot out of range, command list full).
+    /// - Important: Thread safety: render thread only. Real-time safe: yes.
+    @discardableResult
+    public func setLoop(_ slot: Int, loopEnd: Double?, atFrame: UInt64) -> Bool {
+        if let loopEnd, !(loopEnd >= 0) || !loopEnd.isFinite { return false }
+        return enqueue(slot, .loop, atFrame, loopEnd ?? -1)
+    }
+
+    /// Queues a transport command for max(atFrame, now); false when the slot is out of range or the list
+    /// is full (counted in `statistics.droppedCommands`).
     func enqueue(_ slot: Int, _ kind: TransportCommand.Kind, _ atFrame: UInt64, _ value: Double) -> Bool {
         guard slot >= 0, slot < configuration.maxPlayers else { return false }
-        guard commandCount < configuration.maxPendingCommands else {
-            statistics.droppedCommandCount.add(1, ordering: .relaxed)
+        let frame = max(Int(clamping: atFrame), Int(currentFrame))
+        guard commands.append(TransportCommand(slot: slot, kind: kind, frame: frame, value: value)) else {
+            statistics.countDroppedCommand()
             return false
         }
-        commands[commandCount] = TransportCommand(
-            slot: slot, kind: kind, frame: max(Int(clamping: atFrame), Int(currentFrame)), sequence: commandSequence,
-            value: value)
-        commandSequence &+= 1
-        commandCount += 1
         return true
     }
 
-    /// Applies due commands in (frame, sequence) order and removes them.
-    func applyCommands(_ now: Int) {
-        while true {
-            var best = -1
-            for i in 0..<commandCount where commands[i].frame <= now {
-                if best < 0 || commands[i].frame < commands[best].frame
-                    || (commands[i].frame == commands[best].frame && commands[i].sequence < commands[best].sequence)
-                {
-                    best = i
-                }
-            }
-            if best < 0 { return }
-            let c = commands[best]
-            commandCount -= 1
-            commands[best] = commands[commandCount]
+    // MARK: - Applying due commands
+
+    /// Applies the commands due at or before `now` in (frame, sequence) order.
+    func applyDueCommands(_ now: Int) {
+        while let c = commands.takeEarliest(dueBy: now) {
             switch c.kind {
             case .pause: pause(c.slot, at: now)
             case .resume: resume(c.slot, at: now)
@@ -43,58 +127,28 @@ extension Renderer {
         }
     }
 
-    /// Loop length in pattern seconds for a `loopEnd` (negative = none, 0 = the duration);
-    /// 0 (no loop) when shorter than one frame.
-    func loopLength(_ loopEnd: Double, pattern: CompiledPattern, framesPerSecond: Double) -> Double {
-        guard loopEnd >= 0 else { return 0 }
-        let seconds = loopEnd > 0 ? loopEnd : pattern.duration
-        return seconds * framesPerSecond >= 1 ? seconds : 0
-    }
-
-    /// The position reported for a slot at engine frame `frame`.
-    func reportedSeconds(_ slot: Int, _ frame: Int) -> Double {
-        let p = players[slot]
-        switch p.phase {
-        case .idle:
-            return 0
-        case .scheduled:
-            return p.seekPending ? wrappedOffset(slot, p.seekSeconds) : 0
-        case .paused:
-            return p.seekPending ? wrappedOffset(slot, p.seekSeconds) : p.heldSeconds
-        case .stopping:
-            return p.heldSeconds
-        case .playing:
-            let seconds = max(p.position(at: frame), 0)
-            if p.loopSeconds > 0 { return min(seconds, p.loopSeconds) }
-            return min(seconds, p.pattern?.duration ?? 0)
-        }
-    }
-
-    /// A seek offset wrapped into the loop (when looping).
-    func wrappedOffset(_ slot: Int, _ seconds: Double) -> Double {
-        let loop = players[slot].loopSeconds
-        return loop > 0 && seconds >= loop ? seconds.truncatingRemainder(dividingBy: loop) : seconds
+    /// Forgets the commands still queued for `slot` (its instance ended).
+    func dropCommands(_ slot: Int) {
+        commands.removeAll { $0.slot == slot }
     }
 
     // MARK: Pause and resume
 
     func pause(_ slot: Int, at now: Int) {
         guard players[slot].phase == .playing else { return }
-        players[slot].heldSeconds = reportedSeconds(slot, now)
-        players[slot].pauseFrame = now
         // Remember continuous voices (not already fading) to continue them at the resume.
         for i in 0..<voiceCount where voices[i].player == slot {
             let v = voices[i]
             guard v.kind != .transient, v.fadeSlope == 0, v.age < v.end else { continue }
             guard parkedCount < configuration.maxVoices else {
-                statistics.overflows.add(1, ordering: .relaxed)
+                statistics.countVoiceOverflow()
                 continue
             }
             parked[parkedCount] = v
             parkedCount += 1
         }
         stopVoices(slot)
-        players[slot].phase = .paused
+        players[slot].pause(at: now)
     }
 
     func resume(_ slot: Int, at now: Int) {
@@ -108,16 +162,8 @@ extension Renderer {
         }
         // Shift the whole schedule by the pause length: the pattern continues exactly where it paused.
         let delta = now - players[slot].pauseFrame
-        @inline(__always) func shifted(_ f: Int) -> Int { f == .max ? .max : f + delta }
-        players[slot].anchorFrame += delta
-        players[slot].loopOrigin += delta
-        players[slot].loopWrapFrame = shifted(players[slot].loopWrapFrame)
-        players[slot].nextEventFrame = shifted(players[slot].nextEventFrame)
-        players[slot].nextControlFrame = shifted(players[slot].nextControlFrame)
-        players[slot].endFrame += delta
-        for lane in 0..<ControlLane.count where laneSources[slot * ControlLane.count + lane].fromPattern {
-            lanes[slot * ControlLane.count + lane].anchor += delta
-        }
+        players[slot].shiftSchedule(by: delta)
+        shiftPatternLanes(slot, by: delta)
         // Continue the remembered voices from their paused state, with a short fade-in.
         var kept = 0
         for i in 0..<parkedCount {
@@ -128,7 +174,7 @@ extension Renderer {
                 continue
             }
             guard voiceCount < configuration.maxVoices else {
-                statistics.overflows.add(1, ordering: .relaxed)
+                statistics.countVoiceOverflow()
                 continue
             }
             v.onset = now - v.age
@@ -142,6 +188,7 @@ extension Renderer {
         advance(slot, now)
     }
 
+    /// Forgets the parked (paused) voices of `slot`.
     func dropParked(_ slot: Int) {
         var kept = 0
         for i in 0..<parkedCount where parked[i].player != slot {
@@ -149,18 +196,6 @@ extension Renderer {
             kept += 1
         }
         parkedCount = kept
-    }
-
-    func dropCommands(_ slot: Int) {
-        var i = 0
-        while i < commandCount {
-            if commands[i].slot == slot {
-                commandCount -= 1
-                commands[i] = commands[commandCount]
-            } else {
-                i += 1
-            }
-        }
     }
 
     // MARK: Seek
@@ -177,44 +212,13 @@ extension Renderer {
         }
     }
 
-    /// Moves a playing player to pattern position `seconds` at frame `now`.
+    /// Moves a playing player to pattern position `seconds` at frame `now`: its voices fade, the lanes
+    /// its pattern uses are reset and its controls replayed up to the offset.
     func applySeek(_ slot: Int, _ seconds: Double, at now: Int) {
         guard let pattern = players[slot].pattern else { return }
         stopVoices(slot)
-        let x = wrappedOffset(slot, seconds)
-        if players[slot].loopSeconds == 0, x >= pattern.duration {
-            players[slot].heldSeconds = pattern.duration
-            players[slot].stopFrame = now
-            players[slot].endReason = .finished
-            players[slot].phase = .stopping
-            return
-        }
-        players[slot].anchorFrame = now
-        players[slot].anchorSeconds = x
-        players[slot].loopOrigin = now
-        players[slot].loopOriginSeconds = x
-        players[slot].loopIndex = 0
-        players[slot].loopWrapFrame = players[slot].loopSeconds > 0 ? players[slot].loopStart(1) : .max
-        players[slot].endFrame = players[slot].frame(at: pattern.duration)
-        // Events from the offset on (those already under way are not started part-way).
-        var first = 0
-        var last = pattern.events.count
-        while first < last {
-            let mid = (first + last) / 2
-            if pattern.events[mid].time < x { first = mid + 1 } else { last = mid }
-        }
-        players[slot].nextEvent = first
-        refreshNextEvent(slot)
-        // Controls: reset the lanes the pattern uses, then replay every step and curve piece up to the offset.
-        var used = 0
-        for change in pattern.controls { used |= 1 << change.lane.rawValue }
-        for lane in ControlLane.allCases where used & (1 << lane.rawValue) != 0 {
-            let index = slot * ControlLane.count + lane.rawValue
-            lanes[index] = Lane(value: lane.defaultValue, slope: 0, anchor: now)
-            laneSources[index] = LaneSource()
-        }
-        players[slot].nextControl = 0
-        refreshNextControl(slot)
+        guard players[slot].seek(to: seconds, at: now) else { return }
+        resetPatternLanes(slot, pattern: pattern, at: now)
         advance(slot, now)
     }
 
@@ -228,86 +232,20 @@ extension Renderer {
         case .scheduled:
             players[slot].framesPerSecond = fps
         case .playing:
-            reanchor(slot, at: now, framesPerSecond: fps)
+            players[slot].reanchor(at: now, framesPerSecond: fps)
+            reslopePatternRamps(slot, at: now)
             advance(slot, now)
         case .paused:
-            reanchor(slot, at: players[slot].pauseFrame, framesPerSecond: fps)
+            let frame = players[slot].pauseFrame
+            players[slot].reanchor(at: frame, framesPerSecond: fps)
+            reslopePatternRamps(slot, at: frame)
         case .idle, .stopping:
             break
-        }
-    }
-
-    /// Makes (frame, position there) the anchor with a new rate, and re-times everything not yet played:
-    /// the next event and control, pattern ramps in progress, the loop seam and the pattern end.
-    func reanchor(_ slot: Int, at frame: Int, framesPerSecond fps: Double) {
-        let position = players[slot].position(at: frame)
-        players[slot].anchorFrame = frame
-        players[slot].anchorSeconds = position
-        players[slot].framesPerSecond = fps
-        if players[slot].loopSeconds > 0 {
-            players[slot].loopOrigin = frame
-            players[slot].loopOriginSeconds = position
-            players[slot].loopIndex = 0
-            players[slot].loopWrapFrame = players[slot].loopStart(1)
-        }
-        refreshNextEvent(slot)
-        refreshNextControl(slot)
-        if let pattern = players[slot].pattern { players[slot].endFrame = players[slot].frame(at: pattern.duration) }
-        for lane in 0..<ControlLane.count {
-            let index = slot * ControlLane.count + lane
-            let source = laneSources[index]
-            guard source.fromPattern, source.isRamp else { continue }
-            let value = lanes[index].at(frame)
-            let end = players[slot].frame(at: source.endTime)
-            let slope = end > frame ? (source.endValue - value) / Float(end - frame) : 0
-            lanes[index] = Lane(value: value, slope: slope, anchor: frame)
         }
     }
 
     func changeLoop(_ slot: Int, to loopEnd: Double, at now: Int) {
-        guard let pattern = players[slot].pattern else { return }
-        let length = loopLength(loopEnd, pattern: pattern, framesPerSecond: players[slot].framesPerSecond)
-        switch players[slot].phase {
-        case .scheduled:
-            players[slot].loopSeconds = length
-        case .playing, .paused:
-            let paused = players[slot].phase == .paused
-            let frame = paused ? players[slot].pauseFrame : now
-            let position = paused ? players[slot].heldSeconds : players[slot].position(at: frame)
-            players[slot].loopSeconds = length
-            if length == 0 {
-                // The current pass runs on to the pattern's end.
-                players[slot].loopWrapFrame = .max
-                players[slot].endFrame = players[slot].frame(at: pattern.duration)
-            } else if position < length {
-                // The current pass ends at the new loop end, timed from the current anchor (nothing moves).
-                players[slot].loopOrigin = players[slot].anchorFrame
-                players[slot].loopOriginSeconds = players[slot].anchorSeconds
-                players[slot].loopIndex = 0
-                players[slot].loopWrapFrame = players[slot].loopStart(1)
-            } else if paused {
-                players[slot].loopCount += 1
-                players[slot].seekPending = true
-                players[slot].seekSeconds = 0
-                return
-            } else {
-                // Past the new loop end: a seam now, and the pattern restarts at 0.
-                players[slot].loopCount += 1
-                players[slot].anchorFrame = now
-                players[slot].anchorSeconds = 0
-                players[slot].loopOrigin = now
-                players[slot].loopOriginSeconds = 0
-                players[slot].loopIndex = 0
-                players[slot].loopWrapFrame = players[slot].loopStart(1)
-                players[slot].nextEvent = 0
-                players[slot].nextControl = 0
-                fadeAtSeam(slot)
-            }
-            refreshNextEvent(slot)
-            refreshNextControl(slot)
-            if !paused { advance(slot, now) }
-        case .idle, .stopping:
-            break
-        }
+        if players[slot].changeLoop(to: loopEnd, at: now) { fadeAtSeam(slot) }
+        if players[slot].phase == .playing { advance(slot, now) }
     }
 }

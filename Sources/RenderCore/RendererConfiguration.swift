@@ -1,0 +1,39 @@
+/// Capacities and settings of a `Renderer`, fixed when it is created.
+public struct RendererConfiguration: Sendable, Equatable {
+    /// Engine sample rate in Hz.
+    public var sampleRate: Double
+    /// Actuator profile for the haptic bus limiter (patterns carry their own profile for the waveform).
+    public var profile: ActuatorProfile
+    /// Voices sounding at once; more are dropped and counted in `RenderStatistics.voiceOverflowCount`.
+    public var maxVoices: Int
+    /// Player slots (0 ..< maxPlayers).
+    public var maxPlayers: Int
+    /// Largest `frameCount` accepted by `render`.
+    public var maxBlockFrames: Int
+    /// External `setParameter` changes waiting for their frame.
+    public var maxPendingParameters: Int
+    /// Player notifications kept until `nextNotification()` reads them.
+    public var maxNotifications: Int
+    /// Fade applied when a player stops, pauses, seeks or cuts a voice at a loop seam, and the fade-in
+    /// of voices that continue after a resume, in seconds (default 5 ms).
+    public var stopFadeSeconds: Double
+    /// Transport commands (pause, resume, seek, rate, loop) waiting for their frame.
+    public var maxPendingCommands: Int
+
+    /// Creates a configuration.
+    public init(
+        sampleRate: Double = 48_000, profile: ActuatorProfile = .default, maxVoices: Int = 64, maxPlayers: Int = 16,
+        maxBlockFrames: Int = 4096, maxPendingParameters: Int = 256, maxNotifications: Int = 64,
+        stopFadeSeconds: Double = 0.005, maxPendingCommands: Int = 64
+    ) {
+        self.maxPendingCommands = maxPendingCommands
+        self.sampleRate = sampleRate
+        self.profile = profile
+        self.maxVoices = maxVoices
+        self.maxPlayers = maxPlayers
+        self.maxBlockFrames = maxBlockFrames
+        self.maxPendingParameters = maxPendingParameters
+        self.maxNotifications = maxNotifications
+        self.stopFadeSeconds = stopFadeSeconds
+    }
+}
