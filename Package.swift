@@ -21,7 +21,7 @@ let package = Package(
         .target(name: "ThrumModel", swiftSettings: strict),
         // AHAP (JSON) reader with source locations, decoder with diagnostics, encoder.
         .target(name: "AHAPCodec", dependencies: ["ThrumModel"], swiftSettings: strict),
-        // Sample-accurate renderer: schedule, voices, mixer. No I/O, real-time safe.
+        // Sample-accurate renderer: schedule, voices, mixer. No I/O, no Foundation, real-time safe.
         .target(name: "RenderCore", dependencies: ["ThrumModel"], swiftSettings: strict),
         // Audio files: libsndfile decoding/writing, libsamplerate conversion, limits, path confinement.
         .target(name: "AudioResources", dependencies: ["CSndFile", "CSampleRate"], swiftSettings: strict),

@@ -1,7 +1,5 @@
-import Foundation
-
 /// How haptic intensity becomes drive amplitude.
-public enum IntensityLaw: String, Sendable, Codable, Equatable {
+public enum IntensityLaw: String, Sendable, Equatable {
     /// A = gain × I² (Lofelt/Meta, Apple's controller renderer). The default.
     case square
     /// A = gain × I.
@@ -10,11 +8,11 @@ public enum IntensityLaw: String, Sendable, Codable, Equatable {
 
 /// The description of one actuator (or audition target): band, intensity law, gain, limiter, transient length.
 ///
-/// Loaded from small JSON files (`Resources/Actuators/*.json`), e.g.
-/// `{"name": "default", "lowFrequency": 80, "highFrequency": 230, "law": "square", "gain": 1,
-///   "limiterThreshold": 0.8, "transientDuration": 0.02}`.
-/// - Important: Thread safety: any thread (a value). Real-time safe: the stored values yes; `decode` no.
-public struct ActuatorProfile: Sendable, Codable, Equatable {
+/// A plain value: the JSON files that describe profiles (`Resources/Actuators/*.json`) are read by
+/// `Thrum` (`ActuatorProfile.decode(from:)`), so the render core needs no Foundation.
+/// - Important: Thread safety: any thread (a value). Real-time safe: reading yes; `validate` no (it
+///   builds messages).
+public struct ActuatorProfile: Sendable, Equatable {
     /// A short name ("default", "lra", "speaker").
     public var name: String
     /// Drive frequency at sharpness 0, in Hz (> 0).
@@ -44,31 +42,9 @@ public struct ActuatorProfile: Sendable, Codable, Equatable {
         self.transientDuration = transientDuration
     }
 
-    enum CodingKeys: String, CodingKey {
-        case name, lowFrequency, highFrequency, law, gain, limiterThreshold, transientDuration
-    }
-
-    /// Decodes a profile; `law`, `gain`, `limiterThreshold` and `transientDuration` are optional.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        name = try c.decode(String.self, forKey: .name)
-        lowFrequency = try c.decode(Double.self, forKey: .lowFrequency)
-        highFrequency = try c.decode(Double.self, forKey: .highFrequency)
-        law = try c.decodeIfPresent(IntensityLaw.self, forKey: .law) ?? .square
-        gain = try c.decodeIfPresent(Double.self, forKey: .gain) ?? 1
-        limiterThreshold = try c.decodeIfPresent(Double.self, forKey: .limiterThreshold) ?? 0.8
-        transientDuration = try c.decodeIfPresent(Double.self, forKey: .transientDuration) ?? 0.02
-    }
-
-    /// Drive frequency in Hz for sharpness `s` (clamped to 0…1).
+    /// Drive frequency in Hz for sharpness `s` (clamped to 0…1): fLow + S × (fHigh − fLow).
     public func frequency(sharpness s: Double) -> Double {
         lowFrequency + min(max(s, 0), 1) * (highFrequency - lowFrequency)
-    }
-
-    /// Drive amplitude for intensity `i` (clamped to 0…1).
-    public func amplitude(intensity i: Double) -> Double {
-        let c = min(max(i, 0), 1)
-        return law == .square ? gain * c * c : gain * c
     }
 
     /// Checks the ranges documented on each field.
@@ -88,32 +64,6 @@ public struct ActuatorProfile: Sendable, Codable, Equatable {
         if !(transientDuration >= 0.010 && transientDuration <= 0.030) {
             throw .invalidField("transientDuration", "must be 0.010…0.030 s, got \(transientDuration)")
         }
-    }
-
-    /// Decodes and validates a profile from JSON.
-    /// - Throws: `ActuatorProfileError` naming the missing, mistyped or out-of-range field.
-    /// - Important: Thread safety: any thread. Real-time safe: no.
-    public static func decode(from data: Data) throws(ActuatorProfileError) -> ActuatorProfile {
-        let profile: ActuatorProfile
-        do {
-            profile = try JSONDecoder().decode(ActuatorProfile.self, from: data)
-        } catch let DecodingError.keyNotFound(key, _) {
-            throw .invalidField(key.stringValue, "is missing")
-        } catch let DecodingError.typeMismatch(type, context) {
-            throw .invalidField(context.codingPath.last?.stringValue ?? "?", "must be of type \(type)")
-        } catch let DecodingError.valueNotFound(type, context) {
-            throw .invalidField(context.codingPath.last?.stringValue ?? "?", "must be a \(type), not null")
-        } catch let DecodingError.dataCorrupted(context) {
-            let field = context.codingPath.last?.stringValue
-            if field == CodingKeys.law.rawValue {
-                throw .invalidField("law", "must be \"square\" or \"linear\"")
-            }
-            throw .invalidJSON((field.map { "\($0): " } ?? "") + context.debugDescription)
-        } catch {
-            throw .invalidJSON("\(error)")
-        }
-        try profile.validate()
-        return profile
     }
 
     /// The generic wideband voice coil: 80–230 Hz, square law (matches `Resources/Actuators/default.json`).

@@ -1,4 +1,3 @@
-import Foundation
 import ThrumModel
 
 /// The four event kinds the renderer plays, switched on in the render loop (no existentials).
@@ -95,7 +94,7 @@ public struct EnvelopeFrames: Sendable, Equatable {
     }
 }
 
-/// One event compiled for playback: effective (clamped) values, times in seconds and frames.
+/// One event compiled for playback: effective (clamped) values, times in pattern seconds.
 public struct CompiledEvent: Sendable, Equatable {
     /// The kind of voice it starts.
     public var kind: VoiceKind
@@ -103,12 +102,8 @@ public struct CompiledEvent: Sendable, Equatable {
     public var index: Int
     /// Start time in seconds from the pattern start.
     public var time: Double
-    /// Start frame from the pattern start at playback rate 1: round(time × sampleRate).
-    public var frame: Int
     /// Played duration in seconds (HapticContinuous capped at 30 s; 0 = none given).
     public var duration: Double
-    /// `duration` in frames at playback rate 1.
-    public var durationFrames: Int
     /// HapticIntensity 0…1 (haptic events).
     public var intensity: Float
     /// HapticSharpness 0…1 (haptic events).
@@ -129,7 +124,7 @@ public struct CompiledEvent: Sendable, Equatable {
     public var pitch: Float
     /// AudioBrightness 0…1.
     public var brightness: Float
-    /// Envelope lengths at the default (zero) controls.
+    /// Envelope lengths at the default (zero) controls, at rate 1.
     public var envelope: EnvelopeFrames
     /// Index into `CompiledPattern.buffers` for AudioCustom, else −1.
     public var buffer: Int
@@ -145,8 +140,6 @@ public struct CompiledEvent: Sendable, Equatable {
 public struct ControlChange: Sendable, Equatable {
     /// Time in seconds from the pattern start at which the change takes effect.
     public var time: Double
-    /// `time` in frames at playback rate 1.
-    public var frame: Int
     /// The lane it changes.
     public var lane: ControlLane
     /// The value at `time` (clamped to the lane's range).
@@ -199,8 +192,6 @@ public final class CompiledPattern: Sendable {
     public let buffers: [SampleBuffer]
     /// `PatternData.duration` in seconds (no release tails).
     public let duration: Double
-    /// `duration` in frames (round(duration × sampleRate)).
-    public let durationFrames: Int
     /// The frame (from the pattern start, rate 1) where the last sound ends: release tails and files included.
     public let tailFrames: Int
     /// Length of a transient burst in frames.
@@ -270,8 +261,7 @@ public final class CompiledPattern: Sendable {
             tail = max(tail, frames(time) + length)
             compiled.append(
                 CompiledEvent(
-                    kind: kind, index: index, time: time, frame: frames(time), duration: duration,
-                    durationFrames: durationFrames, intensity: event.value(of: .hapticIntensity),
+                    kind: kind, index: index, time: time, duration: duration, intensity: event.value(of: .hapticIntensity),
                     sharpness: event.value(of: .hapticSharpness), attack: event.value(of: .attackTime),
                     decay: event.value(of: .decayTime), release: event.value(of: .releaseTime),
                     sustained: event.isSustained, volume: event.value(of: .audioVolume),
@@ -289,7 +279,7 @@ public final class CompiledPattern: Sendable {
             guard let lane = ControlLane(step.id) else { continue }
             let t = max(step.time, 0)
             let v = lane.clamp(step.value)
-            changes.append(ControlChange(time: t, frame: frames(t), lane: lane, value: v, endTime: t, endValue: v))
+            changes.append(ControlChange(time: t, lane: lane, value: v, endTime: t, endValue: v))
         }
         for curve in pattern.curves {
             guard let lane = ControlLane(curve.id), !curve.points.isEmpty else { continue }
@@ -300,17 +290,17 @@ public final class CompiledPattern: Sendable {
             // Hold the first value from the curve's own time until its first point.
             let first = lane.clamp(points[0].value)
             changes.append(
-                ControlChange(time: start, frame: frames(start), lane: lane, value: first, endTime: start, endValue: first))
+                ControlChange(time: start, lane: lane, value: first, endTime: start, endValue: first))
             for k in 0..<points.count {
                 let t0 = start + max(points[k].time, 0)
                 let v0 = lane.clamp(points[k].value)
                 if k + 1 < points.count {
                     let t1 = start + max(points[k + 1].time, 0)
                     let v1 = lane.clamp(points[k + 1].value)
-                    changes.append(ControlChange(time: t0, frame: frames(t0), lane: lane, value: v0, endTime: t1, endValue: v1))
+                    changes.append(ControlChange(time: t0, lane: lane, value: v0, endTime: t1, endValue: v1))
                 } else {
                     // After the last point: hold the last value.
-                    changes.append(ControlChange(time: t0, frame: frames(t0), lane: lane, value: v0, endTime: t0, endValue: v0))
+                    changes.append(ControlChange(time: t0, lane: lane, value: v0, endTime: t0, endValue: v0))
                 }
             }
         }
@@ -319,8 +309,7 @@ public final class CompiledPattern: Sendable {
         }.map(\.element)
         self.buffers = buffers
         duration = pattern.duration
-        durationFrames = frames(pattern.duration)
-        tailFrames = max(tail, durationFrames)
+        tailFrames = max(tail, frames(pattern.duration))
     }
 
     /// Frames an AudioCustom voice plays: EventDuration when looping (the file when 0), else the file

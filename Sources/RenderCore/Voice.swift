@@ -33,7 +33,7 @@ struct Voice {
     var fadeStart: Int = 0
     var fadeSlope: Float = 0
     // Resume fade-in: gain min(fadeInBias + (age − fadeInStart) × fadeInSlope, 1); exactly 1 when unused
-    // (bias 1, slope 0), so voices that never resumed render bit-identically to before.
+    // (bias 1, slope 0), so a voice that never resumed renders exactly as if the fade-in did not exist.
     var fadeInStart: Int = 0
     var fadeInSlope: Float = 0
     var fadeInBias: Float = 1
@@ -47,7 +47,7 @@ struct Voice {
     var intensity: Float = 0
     var sharpness: Float = 0
     var gain: Float = 0
-    var square: Float = 1  // 1 = square law, 0 = linear
+    var square: Float = 1  // intensity law: 1 = square (A = g × I²), 0 = linear (A = g × I); see `amplitude`
 
     // Audio.
     var volume: Float = 1
@@ -73,6 +73,12 @@ struct Voice {
         if a < b2 { return peak }
         return peak - Float(a - b2) * fallSlope
     }
+
+    /// The intensity law (DECISIONS: A = gain × I² by default, or gain × I): the drive amplitude for
+    /// effective intensity `ie` (0…1) and gain `g` (0…1, the mute scale included), as
+    /// g × ie × (square × ie + 1 − square), exact for `square` 1 (g × ie²) and 0 (g × ie).
+    @inline(__always)
+    func amplitude(_ ie: Float, gain g: Float) -> Float { g * ie * (square * ie + (1 - square)) }
 
     @inline(__always)
     func fade(_ a: Int) -> Float {
@@ -132,7 +138,7 @@ extension Voice {
         for i in 0..<count {
             let a = age + i
             let ie = min(max(intensity * ic.at(frame + i), 0), 1)
-            let amp = g * ie * (square * ie + (1 - square))
+            let amp = amplitude(ie, gain: g)
             let w = sinCycles(Float(a) * windowScale)
             out[i] += amp * (w * w) * fade(a) * sinCycles(ph)
             ph += increment
@@ -159,7 +165,7 @@ extension Voice {
             if i == 0 || !constant {
                 let f = frame + i
                 let ie = min(max(intensity * ic.at(f), 0), 1)
-                amp = g * ie * (square * ie + (1 - square))
+                amp = amplitude(ie, gain: g)
                 let s = min(max(sharpness + sc.at(f), 0), 1)
                 inc = incrementLow + s * incrementSpan
             }

@@ -115,6 +115,3 @@ func toneAmplitude(_ x: [Float], rate: Double, frequency: Double, from: Int, to:
 
 func peak(_ x: [Float], _ range: Range<Int>) -> Float { x[range].map { abs($0) }.max() ?? 0 }
 
-/// The repository root (for `Resources/`).
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()

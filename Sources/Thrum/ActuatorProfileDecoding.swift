@@ -1,0 +1,63 @@
+import Foundation
+import RenderCore
+
+/// The JSON form of an actuator profile (`Resources/Actuators/*.json`), e.g.
+/// `{"name": "default", "lowFrequency": 80, "highFrequency": 230, "law": "square", "gain": 1,
+///   "limiterThreshold": 0.8, "transientDuration": 0.02}`; `law`, `gain`, `limiterThreshold` and
+/// `transientDuration` are optional (square, 1, 0.8, 0.02).
+/// Fields are decoded in the order written here, so the first bad field is the one reported.
+private struct ActuatorProfileFile: Decodable {
+    var profile: ActuatorProfile
+
+    enum CodingKeys: String, CodingKey {
+        case name, lowFrequency, highFrequency, law, gain, limiterThreshold, transientDuration
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let name = try c.decode(String.self, forKey: .name)
+        let lowFrequency = try c.decode(Double.self, forKey: .lowFrequency)
+        let highFrequency = try c.decode(Double.self, forKey: .highFrequency)
+        var law = IntensityLaw.square
+        if let text = try c.decodeIfPresent(String.self, forKey: .law) {
+            guard let named = IntensityLaw(rawValue: text) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .law, in: c, debugDescription: "unknown law \(text)")
+            }
+            law = named
+        }
+        profile = ActuatorProfile(
+            name: name, lowFrequency: lowFrequency, highFrequency: highFrequency, law: law,
+            gain: try c.decodeIfPresent(Double.self, forKey: .gain) ?? 1,
+            limiterThreshold: try c.decodeIfPresent(Double.self, forKey: .limiterThreshold) ?? 0.8,
+            transientDuration: try c.decodeIfPresent(Double.self, forKey: .transientDuration) ?? 0.02)
+    }
+}
+
+extension ActuatorProfile {
+    /// Decodes and validates a profile from JSON (the format of `ActuatorProfileFile`).
+    /// - Throws: `ActuatorProfileError` naming the missing, mistyped or out-of-range field.
+    /// - Important: Thread safety: any thread. Real-time safe: no.
+    public static func decode(from data: Data) throws(ActuatorProfileError) -> ActuatorProfile {
+        let profile: ActuatorProfile
+        do {
+            profile = try JSONDecoder().decode(ActuatorProfileFile.self, from: data).profile
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw .invalidField(key.stringValue, "is missing")
+        } catch let DecodingError.typeMismatch(type, context) {
+            throw .invalidField(context.codingPath.last?.stringValue ?? "?", "must be of type \(type)")
+        } catch let DecodingError.valueNotFound(type, context) {
+            throw .invalidField(context.codingPath.last?.stringValue ?? "?", "must be a \(type), not null")
+        } catch let DecodingError.dataCorrupted(context) {
+            let field = context.codingPath.last?.stringValue
+            if field == ActuatorProfileFile.CodingKeys.law.rawValue {
+                throw .invalidField("law", "must be \"square\" or \"linear\"")
+            }
+            throw .invalidJSON((field.map { "\($0): " } ?? "") + context.debugDescription)
+        } catch {
+            throw .invalidJSON("\(error)")
+        }
+        try profile.validate()
+        return profile
+    }
+}
