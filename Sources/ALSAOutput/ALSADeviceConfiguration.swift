@@ -1,23 +1,3 @@
-/// The sample format used on the wire to ALSA. Rendering always happens in 32-bit float.
-public enum ALSASampleFormat: String, Sendable, Hashable, CustomStringConvertible {
-    /// 32-bit IEEE float, native endian (`SND_PCM_FORMAT_FLOAT`), range -1…1.
-    case float32
-    /// 16-bit signed integer, native endian (`SND_PCM_FORMAT_S16`). Converted from float as
-    /// `round(x × 32768)` clamped to -32768…32767; NaN becomes 0.
-    case s16
-
-    /// Bytes per sample (one channel value).
-    public var bytesPerSample: Int {
-        switch self {
-        case .float32: 4
-        case .s16: 2
-        }
-    }
-
-    /// `float32` or `s16`.
-    public var description: String { rawValue }
-}
-
 /// Where the PCM comes from: a named ALSA device, or a PCM defined by in-memory configuration text.
 public enum ALSADeviceSource: Sendable, Hashable {
     /// A device name as `aplay -D` takes it: `default`, `hw:0,0`, `plughw:1`, `pulse`, `null`, …
@@ -39,14 +19,19 @@ public struct ALSADeviceConfiguration: Sendable, Hashable {
     /// Requested sample rate in Hz. The device may pick the nearest rate it supports
     /// (see ``requireExactRate``); ``ALSAPlayback/sampleRate`` reports the actual one.
     public var sampleRate: Int
-    /// Interleaved channel count.
+    /// Channels the render source fills (interleaved). A device that needs more gets them silent; one that
+    /// has fewer is refused with ``ALSASetupMismatch/channels(requested:supported:)``.
     public var channels: Int
     /// Requested period size in frames: the playback thread renders and writes this many frames at a time.
+    /// The device's limits and steps may change it; ``ALSAPlayback/setup`` reports what was negotiated.
     public var periodFrames: Int
     /// Requested number of periods in the device buffer (buffer = period × periods frames).
     public var periodCount: Int
-    /// Sample format to try first; the other one is tried if the device refuses it.
-    public var preferredFormat: ALSASampleFormat
+    /// Sample format to try first, if the device accepts it; nil (default) = the best the device accepts
+    /// (``ALSASampleFormat/preferenceOrder``).
+    public var preferredFormat: ALSASampleFormat?
+    /// Access type to try first, if the device offers it; nil (default) = ``ALSAAccess/preferenceOrder``.
+    public var preferredAccess: ALSAAccess?
     /// When true, opening fails unless the device accepts ``sampleRate`` exactly.
     public var requireExactRate: Bool
     /// SCHED_FIFO priority for the playback thread (1…99), or nil to keep normal scheduling.
@@ -63,7 +48,8 @@ public struct ALSADeviceConfiguration: Sendable, Hashable {
     ///   - channels: default 2.
     ///   - periodFrames: frames per period, default 256.
     ///   - periodCount: periods per buffer, default 4.
-    ///   - preferredFormat: default `.float32`.
+    ///   - preferredFormat: default nil (the best the device accepts).
+    ///   - preferredAccess: default nil (RW interleaved if offered).
     ///   - requireExactRate: default false.
     ///   - realtimePriority: default 70; nil for normal scheduling.
     ///   - lockMemory: default true.
@@ -73,7 +59,8 @@ public struct ALSADeviceConfiguration: Sendable, Hashable {
         channels: Int = 2,
         periodFrames: Int = 256,
         periodCount: Int = 4,
-        preferredFormat: ALSASampleFormat = .float32,
+        preferredFormat: ALSASampleFormat? = nil,
+        preferredAccess: ALSAAccess? = nil,
         requireExactRate: Bool = false,
         realtimePriority: Int32? = 70,
         lockMemory: Bool = true
@@ -84,6 +71,7 @@ public struct ALSADeviceConfiguration: Sendable, Hashable {
         self.periodFrames = periodFrames
         self.periodCount = periodCount
         self.preferredFormat = preferredFormat
+        self.preferredAccess = preferredAccess
         self.requireExactRate = requireExactRate
         self.realtimePriority = realtimePriority
         self.lockMemory = lockMemory

@@ -55,6 +55,20 @@ public enum ALSADevices {
         return true
     }
 
+    /// What a playback device accepts: opens it non-blocking, reads its hardware-parameter space, closes it.
+    /// - Parameters:
+    ///   - source: the device.
+    /// - Throws: ``ALSAError`` (`open`) when it cannot be opened (missing, busy), or (`configureHardware`)
+    ///   when it reports no parameter space.
+    public static func capabilities(of source: ALSADeviceSource) throws(ALSAError) -> ALSADeviceCapabilities {
+        let name: String
+        switch source {
+        case .named(let device): name = device
+        case .configuration(_, let pcmName): name = pcmName
+        }
+        return try PCMDevice.capabilities(of: source, name: name)
+    }
+
     /// Turns alsa-lib's own diagnostics on stderr (lines starting "ALSA lib …") off or back on.
     /// They repeat what ``ALSAError`` reports; the CLI turns them off unless asked to be verbose.
     /// Process-wide; the corresponding ALSA function is `snd_lib_error_set_handler`.

@@ -44,8 +44,11 @@ public struct ALSAError: Error, CustomStringConvertible, Sendable, Hashable {
     public var device: String
     /// alsa-lib's text for ``code`` (`snd_strerror`).
     public var message: String
-    /// Extra context, such as which parameter could not be set (`"sample format float32 or s16"`).
+    /// Extra context, such as which parameter could not be set (`"period near 256 frames"`).
     public var detail: String?
+    /// Everything the device does not accept, found before any parameter was set (`configureHardware`
+    /// only; empty otherwise). The description lists each with what the device accepts.
+    public var mismatches: [ALSASetupMismatch]
 
     /// Creates an error from a (negative or positive) ALSA return code.
     /// - Parameters:
@@ -53,13 +56,17 @@ public struct ALSAError: Error, CustomStringConvertible, Sendable, Hashable {
     ///   - operation: the step that failed.
     ///   - device: the device name.
     ///   - detail: optional extra context.
-    public init(code: Int32, operation: Operation, device: String, detail: String? = nil) {
+    ///   - mismatches: what the device does not accept (for `configureHardware`).
+    public init(
+        code: Int32, operation: Operation, device: String, detail: String? = nil, mismatches: [ALSASetupMismatch] = []
+    ) {
         let positive = code < 0 ? -code : code
         self.code = positive
         self.operation = operation
         self.device = device
         self.message = String(cString: snd_strerror(-positive))
         self.detail = detail
+        self.mismatches = mismatches
     }
 
     /// Opening `device` failed with the (negative or positive) ALSA return code `code`.
@@ -110,6 +117,10 @@ public struct ALSAError: Error, CustomStringConvertible, Sendable, Hashable {
         case .loadConfiguration:
             return "cannot parse the ALSA configuration for '\(device)': \(message) "
                 + "(check the configuration text, or use --device with a named device)"
+        case .configureHardware where !mismatches.isEmpty:
+            return "ALSA device '\(device)' does not accept the requested setup: "
+                + mismatches.map(\.description).joined(separator: "; ")
+                + " (or try --device plughw:… or plug:…, which convert formats, channels and rates)"
         case .configureHardware:
             return "ALSA device '\(device)' does not accept the requested setup\(what): \(message) "
                 + "(try --device plughw:… or default, which convert formats and rates)"
@@ -118,6 +129,9 @@ public struct ALSAError: Error, CustomStringConvertible, Sendable, Hashable {
                 + "(try another --device; see `thrum devices`)"
         case .startThread:
             return "cannot start the playback thread for ALSA device '\(device)'\(what): \(message)"
+        case .poll where code == ETIMEDOUT:
+            return "ALSA device '\(device)' stopped taking samples while playing (nothing for over 2 s; the "
+                + "driver or server may have hung: check `thrum devices` and pick a device with --device)"
         case .write, .poll, .resume, .drain:
             let hint = isDeviceMissing
                 ? "the device went away; check `thrum devices` and pick one with --device"

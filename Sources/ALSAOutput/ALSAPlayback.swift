@@ -19,32 +19,40 @@ public enum ALSAPlaybackState: UInt8, Sendable, Hashable {
 
 /// Plays audio from an ``ALSARenderSource`` on an ALSA PCM, from a dedicated real-time pthread.
 ///
-/// `init` opens and configures the device (interleaved access, float32 or s16, rate, channels,
-/// period size, buffer = period × periods; start threshold = buffer, avail_min = period).
+/// `init` opens the device, reads what it accepts and negotiates the stream from it (``ALSAStreamSetup``):
+/// the best sample format it takes (``ALSASampleFormat/preferenceOrder``), interleaved or not, RW or mmap,
+/// at least the source's channels (extra device channels stay silent), the rate, and the period and
+/// buffer nearest the request that its limits and steps allow (start threshold = the whole periods in
+/// the buffer, avail_min = period). Everything it does not accept is reported at once
+/// (``ALSAError/mismatches``).
 /// `start` spawns the playback thread, which waits with `poll()` on an eventfd and the PCM's descriptors and,
-/// whenever at least one period of space is free, renders exactly one period into a buffer allocated in
-/// `start`, converts it to s16 if needed and writes it with `snd_pcm_writei`. Underruns (`-EPIPE`) are
-/// recovered with `snd_pcm_prepare` and counted in ``xrunCount``; suspends (`-ESTRPIPE`) are resumed.
-/// Other errors, `POLLHUP` and `-ENODEV` end the thread: the state becomes ``ALSAPlaybackState/failed``
-/// and the `onFailure` closure given to `start` runs once on a separate, normal-priority thread.
+/// whenever at least one period of space is free, renders exactly one period into a float buffer allocated
+/// in `start`, converts it into the device's format and layout and hands it to ALSA (`snd_pcm_writei`,
+/// `snd_pcm_writen` or mmap). Underruns (`-EPIPE`) are recovered with `snd_pcm_prepare` and counted in
+/// ``xrunCount``; suspends (`-ESTRPIPE`) are resumed. Other errors, `POLLHUP`, `-ENODEV` and a device that
+/// stops taking frames end the thread: the state becomes ``ALSAPlaybackState/failed`` and the `onFailure`
+/// closure given to `start` runs once on a separate, normal-priority thread. See `PlaybackLoop.swift`.
 ///
 /// The playback thread never allocates, locks, logs or does I/O other than the PCM calls and the eventfd.
 ///
 /// - Important: Thread safety: all methods and properties may be called from any thread (control calls
 ///   are serialized by a mutex; counters are atomics). Real-time safe: no; call from the control side only.
 public final class ALSAPlayback: Sendable {
-    /// The actual sample rate in Hz (may differ from the requested one unless `requireExactRate`).
-    public let sampleRate: Int
-    /// Interleaved channel count.
-    public let channels: Int
-    /// The actual period size in frames: the playback thread renders exactly this many frames per call.
-    public let periodFrames: Int
-    /// The actual device buffer size in frames.
-    public let bufferFrames: Int
-    /// The sample format negotiated with the device.
-    public let format: ALSASampleFormat
+    /// Everything negotiated with the device.
+    public let setup: ALSAStreamSetup
     /// The device name used in messages.
     public let deviceName: String
+
+    /// The actual sample rate in Hz (may differ from the requested one unless `requireExactRate`).
+    public var sampleRate: Int { setup.sampleRate }
+    /// Channels the device plays (at least the configuration's; the extra ones are silent).
+    public var channels: Int { setup.deviceChannels }
+    /// The actual period size in frames: the playback thread renders exactly this many frames per call.
+    public var periodFrames: Int { setup.periodFrames }
+    /// The actual device buffer size in frames.
+    public var bufferFrames: Int { setup.bufferFrames }
+    /// The sample format negotiated with the device.
+    public var format: ALSASampleFormat { setup.format }
 
     private let shared = PlaybackShared()
     private let control: Mutex<ControlState>
@@ -56,12 +64,7 @@ public final class ALSAPlayback: Sendable {
     ///   and `snd_pcm_sw_params`.
     public init(configuration: ALSADeviceConfiguration) throws(ALSAError) {
         let device = try PCMDevice(configuration: configuration)
-        let setup = device.setup
-        sampleRate = setup.sampleRate
-        channels = setup.channels
-        periodFrames = setup.periodFrames
-        bufferFrames = setup.bufferFrames
-        format = setup.format
+        setup = device.setup
         deviceName = device.name
         control = Mutex(
             ControlState(
@@ -85,6 +88,9 @@ public final class ALSAPlayback: Sendable {
 
     /// Underruns (xruns) recovered since `init`, across all starts.
     public var xrunCount: UInt64 { shared.xrunCount.load(ordering: .relaxed) }
+
+    /// Suspends (`-ESTRPIPE`) met since `init`, across all starts; each was resumed or the device prepared.
+    public var suspendCount: UInt64 { shared.suspendCount.load(ordering: .relaxed) }
 
     /// The error that ended playback, if the state is or was ``ALSAPlaybackState/failed``.
     public var lastError: ALSAError? {

@@ -1,15 +1,6 @@
 import CALSA
 import Glibc
 
-/// The negotiated setup of an open PCM. All sizes in frames.
-struct NegotiatedSetup: Sendable, Hashable {
-    var sampleRate: Int
-    var channels: Int
-    var periodFrames: Int
-    var bufferFrames: Int
-    var format: ALSASampleFormat
-}
-
 /// An open, configured playback PCM plus the private configuration tree it was opened from (if any).
 ///
 /// Not thread-safe: owned by ``ALSAPlayback``, used by the control side under its mutex, or by the
@@ -17,17 +8,33 @@ struct NegotiatedSetup: Sendable, Hashable {
 final class PCMDevice {
     let handle: OpaquePointer
     let name: String
-    let setup: NegotiatedSetup
+    let setup: ALSAStreamSetup
     /// Kept alive until close: plugins may keep pointers into it.
     private let privateConfig: OpaquePointer?
     private var closed = false
 
     init(configuration: ALSADeviceConfiguration) throws(ALSAError) {
         let name = configuration.deviceName
+        let (pcm, config) = try Self.open(configuration.source, name: name)
+        do {
+            self.setup = try Self.configure(pcm: pcm, name: name, configuration: configuration)
+        } catch {
+            snd_pcm_close(pcm)
+            if let config { snd_config_delete(config) }
+            throw error
+        }
+        self.handle = pcm
+        self.name = name
+        self.privateConfig = config
+    }
+
+    /// Opens `source` for playback, non-blocking. Returns the PCM and the private configuration tree it
+    /// was opened from (which must outlive it), if any.
+    static func open(_ source: ALSADeviceSource, name: String) throws(ALSAError) -> (OpaquePointer, OpaquePointer?) {
         var pcm: OpaquePointer?
         var config: OpaquePointer?
         let mode = Int32(SND_PCM_NONBLOCK)
-        switch configuration.source {
+        switch source {
         case .named(let device):
             let err = snd_pcm_open(&pcm, device, SND_PCM_STREAM_PLAYBACK, mode)
             if err < 0 { throw .open(device: name, code: err) }
@@ -43,16 +50,23 @@ final class PCMDevice {
             if let config { snd_config_delete(config) }
             throw .open(device: name, code: -ENODEV)
         }
-        do {
-            self.setup = try Self.configure(pcm: pcm, name: name, configuration: configuration)
-        } catch {
+        return (pcm, config)
+    }
+
+    /// Opens `source`, reads its full hardware-parameter space and closes it again.
+    static func capabilities(of source: ALSADeviceSource, name: String) throws(ALSAError) -> ALSADeviceCapabilities {
+        let (pcm, config) = try open(source, name: name)
+        defer {
             snd_pcm_close(pcm)
             if let config { snd_config_delete(config) }
-            throw error
         }
-        self.handle = pcm
-        self.name = name
-        self.privateConfig = config
+        var hwOptional: OpaquePointer?
+        let err = snd_pcm_hw_params_malloc(&hwOptional)
+        guard err >= 0, let hw = hwOptional else { throw .unsupported(device: name, code: err, what: "hw params") }
+        defer { snd_pcm_hw_params_free(hw) }
+        let any = snd_pcm_hw_params_any(pcm, hw)
+        if any < 0 { throw .unsupported(device: name, code: any, what: "any configuration") }
+        return ALSADeviceCapabilities(pcm: pcm, space: hw)
     }
 
     deinit { close() }
@@ -90,9 +104,12 @@ final class PCMDevice {
         return top
     }
 
+    /// Negotiates the stream: reads what the device accepts, refuses with every mismatch at once, then
+    /// sets access, format, channels, rate, period and buffer (nearest the device allows) and the
+    /// software parameters (start at a full buffer of whole periods, wake per period).
     private static func configure(
         pcm: OpaquePointer, name: String, configuration c: ALSADeviceConfiguration
-    ) throws(ALSAError) -> NegotiatedSetup {
+    ) throws(ALSAError) -> ALSAStreamSetup {
         guard c.sampleRate > 0, c.channels > 0, c.periodFrames > 0, c.periodCount >= 2 else {
             throw .unsupported(
                 device: name, code: -EINVAL,
@@ -108,33 +125,44 @@ final class PCMDevice {
         }
 
         try check(snd_pcm_hw_params_any(pcm, hw), "any configuration")
-        try check(snd_pcm_hw_params_set_access(pcm, hw, SND_PCM_ACCESS_RW_INTERLEAVED), "interleaved access")
+        let capabilities = ALSADeviceCapabilities(pcm: pcm, space: hw)
+        let format = c.preferredFormat.flatMap { capabilities.formats.contains($0) ? $0 : nil } ?? capabilities.formats.first
+        let access = c.preferredAccess.flatMap { capabilities.accesses.contains($0) ? $0 : nil } ?? capabilities.accesses.first
+        var mismatches: [ALSASetupMismatch] = []
+        if format == nil { mismatches.append(.format(offered: capabilities.otherFormats)) }
+        if access == nil { mismatches.append(.access) }
+        if c.channels > capabilities.channels.upperBound {
+            mismatches.append(.channels(requested: c.channels, supported: capabilities.channels))
+        }
+        if c.requireExactRate && snd_pcm_hw_params_test_rate(pcm, hw, UInt32(c.sampleRate), 0) != 0 {
+            mismatches.append(.rate(requested: c.sampleRate, supported: capabilities.rateSummary))
+        }
+        guard let format, let access, mismatches.isEmpty else {
+            throw ALSAError(code: -EINVAL, operation: .configureHardware, device: name, mismatches: mismatches)
+        }
+        let deviceChannels = max(c.channels, capabilities.channels.lowerBound)
 
-        let order: [ALSASampleFormat] = c.preferredFormat == .float32 ? [.float32, .s16] : [.s16, .float32]
-        var chosen: ALSASampleFormat?
-        for format in order where snd_pcm_hw_params_test_format(pcm, hw, format.alsaFormat) == 0 {
-            chosen = format
-            break
-        }
-        guard let format = chosen else {
-            throw .unsupported(device: name, code: -EINVAL, what: "sample format float32 or s16")
-        }
+        try check(snd_pcm_hw_params_set_access(pcm, hw, access.alsaAccess), "access \(access)")
         try check(snd_pcm_hw_params_set_format(pcm, hw, format.alsaFormat), "sample format \(format)")
-        try check(snd_pcm_hw_params_set_channels(pcm, hw, UInt32(c.channels)), "\(c.channels) channels")
-
+        try check(snd_pcm_hw_params_set_channels(pcm, hw, UInt32(deviceChannels)), "\(deviceChannels) channels")
         var rate = UInt32(c.sampleRate)
+        var dir: Int32 = 0
         if c.requireExactRate {
             try check(snd_pcm_hw_params_set_rate(pcm, hw, rate, 0), "sample rate exactly \(c.sampleRate) Hz")
         } else {
-            var dir: Int32 = 0
             try check(snd_pcm_hw_params_set_rate_near(pcm, hw, &rate, &dir), "sample rate near \(c.sampleRate) Hz")
         }
-
+        // Whole periods in the buffer when the device allows it (most do; a few only in bytes).
+        _ = snd_pcm_hw_params_set_periods_integer(pcm, hw)
         var period = snd_pcm_uframes_t(c.periodFrames)
-        var dir: Int32 = 0
-        try check(snd_pcm_hw_params_set_period_size_near(pcm, hw, &period, &dir), "period \(c.periodFrames) frames")
-        var buffer = period * snd_pcm_uframes_t(c.periodCount)
-        try check(snd_pcm_hw_params_set_buffer_size_near(pcm, hw, &buffer), "buffer \(buffer) frames")
+        dir = 0
+        try check(snd_pcm_hw_params_set_period_size_near(pcm, hw, &period, &dir), "period near \(c.periodFrames) frames")
+        var periods = UInt32(c.periodCount)
+        dir = 0
+        if snd_pcm_hw_params_set_periods_near(pcm, hw, &periods, &dir) < 0 {
+            var buffer = period * snd_pcm_uframes_t(c.periodCount)
+            try check(snd_pcm_hw_params_set_buffer_size_near(pcm, hw, &buffer), "buffer near \(buffer) frames")
+        }
         err = snd_pcm_hw_params(pcm, hw)
         try check(err, "hardware parameters")
 
@@ -147,35 +175,30 @@ final class PCMDevice {
         _ = snd_pcm_hw_params_get_buffer_size(hw, &actualBuffer)
         dir = 0
         _ = snd_pcm_hw_params_get_rate(hw, &actualRate, &dir)
+        try setSoftwareParameters(pcm: pcm, name: name, period: actualPeriod, buffer: actualBuffer)
+        return ALSAStreamSetup(
+            format: format, access: access, sampleRate: Int(actualRate), deviceChannels: deviceChannels,
+            sourceChannels: c.channels, periodFrames: Int(actualPeriod), bufferFrames: Int(actualBuffer))
+    }
 
+    /// Start once the buffer holds whole periods only (a buffer that is not a multiple of the period would
+    /// otherwise never reach the threshold); wake when a period of space is free.
+    private static func setSoftwareParameters(
+        pcm: OpaquePointer, name: String, period: snd_pcm_uframes_t, buffer: snd_pcm_uframes_t
+    ) throws(ALSAError) {
         var swOptional: OpaquePointer?
-        err = snd_pcm_sw_params_malloc(&swOptional)
+        let err = snd_pcm_sw_params_malloc(&swOptional)
         guard err >= 0, let sw = swOptional else {
             throw ALSAError(code: err, operation: .configureSoftware, device: name)
         }
         defer { snd_pcm_sw_params_free(sw) }
-        func checkSW(_ err: Int32, _ what: String) throws(ALSAError) {
+        func check(_ err: Int32, _ what: String) throws(ALSAError) {
             if err < 0 { throw ALSAError(code: err, operation: .configureSoftware, device: name, detail: what) }
         }
-        try checkSW(snd_pcm_sw_params_current(pcm, sw), "current software parameters")
-        // Start once the buffer holds whole periods only: a buffer that is not a multiple of the period
-        // would otherwise never reach the threshold.
-        let startThreshold = max(actualPeriod, actualBuffer - actualBuffer % max(actualPeriod, 1))
-        try checkSW(snd_pcm_sw_params_set_start_threshold(pcm, sw, startThreshold), "start threshold")
-        try checkSW(snd_pcm_sw_params_set_avail_min(pcm, sw, actualPeriod), "avail_min")
-        try checkSW(snd_pcm_sw_params(pcm, sw), "software parameters")
-
-        return NegotiatedSetup(
-            sampleRate: Int(actualRate), channels: c.channels, periodFrames: Int(actualPeriod),
-            bufferFrames: Int(actualBuffer), format: format)
-    }
-}
-
-extension ALSASampleFormat {
-    var alsaFormat: snd_pcm_format_t {
-        switch self {
-        case .float32: SND_PCM_FORMAT_FLOAT
-        case .s16: SND_PCM_FORMAT_S16
-        }
+        try check(snd_pcm_sw_params_current(pcm, sw), "current software parameters")
+        let startThreshold = max(period, buffer - buffer % max(period, 1))
+        try check(snd_pcm_sw_params_set_start_threshold(pcm, sw, startThreshold), "start threshold")
+        try check(snd_pcm_sw_params_set_avail_min(pcm, sw, period), "avail_min")
+        try check(snd_pcm_sw_params(pcm, sw), "software parameters")
     }
 }

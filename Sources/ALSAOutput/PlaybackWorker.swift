@@ -8,6 +8,7 @@ final class PlaybackShared: Sendable {
     let stopRequested = Atomic<Bool>(false)
     let framesWritten = Atomic<UInt64>(0)
     let xrunCount = Atomic<UInt64>(0)
+    let suspendCount = Atomic<UInt64>(0)
     let stallMilliseconds = Atomic<Int>(0)
     /// Negative ALSA code of the failure that ended the thread, or 0.
     let failureCode = Atomic<Int32>(0)
@@ -37,78 +38,90 @@ final class PlaybackShared: Sendable {
 }
 
 /// The one hand-off box that carries the render source and every pre-allocated resource to the playback
-/// thread.
+/// thread. The loop itself is in `PlaybackLoop.swift`.
 ///
 /// `@unchecked Sendable` because it contains the non-Sendable render source and raw pointers. The
 /// contract: the control side creates it in `start`, then only reads `wakeFD` (to signal) until it has
 /// joined the thread; everything else is touched by the playback thread alone. The PCM handle is used by
 /// the control side again only after `pthread_join`.
 final class PlaybackWorker: @unchecked Sendable {
+    /// Poll descriptors a PCM may have (plugins use 1–3); more is an error at start.
+    static let maxPCMDescriptors = 16
+
     let pcm: OpaquePointer
     let shared: PlaybackShared
     let source: any ALSARenderSource
     let onFailure: (@Sendable (ALSAError) -> Void)?
     let deviceName: String
     let wakeFD: Int32
-    let periodFrames: Int
-    let channels: Int
-    let format: ALSASampleFormat
-    /// period × channels floats, rendered into by the source.
+    let setup: ALSAStreamSetup
+    /// period × source channels floats, rendered into by the source.
     let floatBuffer: UnsafeMutablePointer<Float>
-    /// period × channels s16 samples when the device format is s16.
-    let s16Buffer: UnsafeMutablePointer<Int16>?
-    /// [eventfd, PCM descriptors…]
+    /// RW access: the converted period in the device layout (interleaved, or one plane per channel).
+    /// Channels after the source's stay zero (silent) from allocation on. Nil for mmap access.
+    let wire: UnsafeMutableRawPointer?
+    /// RW non-interleaved: one pointer per device channel into `wire`, moved for partial writes.
+    let planes: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    /// [eventfd, PCM descriptors…], refilled before every wait.
     let pollFDs: UnsafeMutablePointer<pollfd>
-    let pcmFDCount: Int
+    /// The poll timeout: twice the period, 4…500 ms. After it the PCM state is checked.
+    let pollTimeoutMilliseconds: Int32
+    /// No frame taken for this long (2 s, or 8 buffers if longer) while waiting = the device hung.
+    let stallLimitNanoseconds: UInt64
 
     init(
         device: PCMDevice, source: any ALSARenderSource, shared: PlaybackShared,
         onFailure: (@Sendable (ALSAError) -> Void)?
     ) throws(ALSAError) {
         let setup = device.setup
-        let name = device.name
         let fd = thrum_eventfd_create()
-        guard fd >= 0 else { throw ALSAError(code: errno, operation: .startThread, device: name, detail: "eventfd") }
+        guard fd >= 0 else {
+            throw ALSAError(code: errno, operation: .startThread, device: device.name, detail: "eventfd")
+        }
         let count = Int(snd_pcm_poll_descriptors_count(device.handle))
-        guard count > 0 else {
+        guard count > 0, count <= Self.maxPCMDescriptors else {
             Glibc.close(fd)
-            throw ALSAError(code: count < 0 ? Int32(count) : -EINVAL, operation: .poll, device: name)
+            throw ALSAError(
+                code: count < 0 ? Int32(count) : -EINVAL, operation: .poll, device: device.name,
+                detail: "\(count) poll descriptors")
         }
-        let fds = UnsafeMutablePointer<pollfd>.allocate(capacity: count + 1)
-        fds.initialize(repeating: pollfd(fd: -1, events: 0, revents: 0), count: count + 1)
+        let fds = UnsafeMutablePointer<pollfd>.allocate(capacity: Self.maxPCMDescriptors + 1)
+        fds.initialize(repeating: pollfd(fd: -1, events: 0, revents: 0), count: Self.maxPCMDescriptors + 1)
         fds[0] = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let filled = snd_pcm_poll_descriptors(device.handle, fds + 1, UInt32(count))
-        guard filled >= 0 else {
-            fds.deallocate()
-            Glibc.close(fd)
-            throw ALSAError(code: filled, operation: .poll, device: name)
-        }
-        let samples = setup.periodFrames * setup.channels
+        pollFDs = fds
+
+        let samples = setup.periodFrames * setup.sourceChannels
         floatBuffer = .allocate(capacity: samples)
         floatBuffer.initialize(repeating: 0, count: samples)
-        if setup.format == .s16 {
-            let buffer = UnsafeMutablePointer<Int16>.allocate(capacity: samples)
-            buffer.initialize(repeating: 0, count: samples)
-            s16Buffer = buffer
+        let wireBytes = setup.periodFrames * setup.deviceChannels * setup.format.bytesPerSample
+        if setup.access.isMMap {
+            wire = nil
         } else {
-            s16Buffer = nil
+            let buffer = UnsafeMutableRawPointer.allocate(byteCount: wireBytes, alignment: 16)
+            buffer.initializeMemory(as: UInt8.self, repeating: 0, count: wireBytes)
+            wire = buffer
         }
+        planes = .allocate(capacity: setup.deviceChannels)
+        planes.initialize(repeating: nil, count: setup.deviceChannels)
+
+        let periodMilliseconds = Double(setup.periodFrames) * 1000 / Double(max(setup.sampleRate, 1))
+        pollTimeoutMilliseconds = Int32(min(max((2 * periodMilliseconds).rounded(.up), 4), 500))
+        let bufferNanoseconds = UInt64(Double(setup.bufferFrames) * 1e9 / Double(max(setup.sampleRate, 1)))
+        stallLimitNanoseconds = max(2_000_000_000, 8 * bufferNanoseconds)
+
         pcm = device.handle
         self.shared = shared
         self.source = source
         self.onFailure = onFailure
-        deviceName = name
+        deviceName = device.name
         wakeFD = fd
-        periodFrames = setup.periodFrames
-        channels = setup.channels
-        format = setup.format
-        pollFDs = fds
-        pcmFDCount = Int(filled)
+        self.setup = setup
     }
 
     deinit {
         floatBuffer.deallocate()
-        s16Buffer?.deallocate()
+        wire?.deallocate()
+        planes.deallocate()
         pollFDs.deallocate()
         Glibc.close(wakeFD)
     }
@@ -132,131 +145,72 @@ final class PlaybackWorker: @unchecked Sendable {
         }
     }
 
-    private static let opWrite: UInt8 = 0
-    private static let opPoll: UInt8 = 1
-    private static let opResume: UInt8 = 2
-    private static let opPrepare: UInt8 = 3
+    // MARK: Conversion and transfer (playback thread; real-time safe)
 
-    /// The real-time loop. Returns (0, 0) on a requested stop, else the negative ALSA code and operation.
-    /// No allocation, locking, logging or I/O other than PCM calls, poll and the eventfd.
-    private func loop() -> (Int32, UInt8) {
-        let frameBytes = channels * format.bytesPerSample
-        let wire: UnsafeRawPointer =
-            s16Buffer.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(floatBuffer)
-        let samples = periodFrames * channels
-        var pendingFrames = 0
-        var pendingOffset = 0
-
-        while !shared.stopRequested.load(ordering: .acquiring) {
-            let stall = shared.stallMilliseconds.exchange(0, ordering: .relaxed)
-            if stall > 0 {
-                var request = timespec(tv_sec: stall / 1000, tv_nsec: (stall % 1000) * 1_000_000)
-                var remaining = timespec()
-                while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
-            }
-
-            if pendingFrames == 0 {
-                let avail = snd_pcm_avail_update(pcm)
-                if avail < 0 {
-                    let failure = recover(Int32(truncatingIfNeeded: avail))
-                    if failure.0 != 0 { return failure }
-                    continue
-                }
-                if avail >= periodFrames {
-                    floatBuffer.update(repeating: 0, count: samples)
-                    source.render(into: floatBuffer, frameCount: periodFrames, channelCount: channels)
-                    if let s16Buffer { convertToS16(floatBuffer, s16Buffer, count: samples) }
-                    pendingFrames = periodFrames
-                    pendingOffset = 0
-                } else if snd_pcm_state(pcm) == SND_PCM_STATE_PREPARED && avail < periodFrames {
-                    // Buffer holds all it can but the start threshold was not reached: start by hand.
-                    _ = snd_pcm_start(pcm)
-                }
-            }
-
-            if pendingFrames > 0 {
-                let written = snd_pcm_writei(
-                    pcm, wire + pendingOffset * frameBytes, snd_pcm_uframes_t(pendingFrames))
-                if written > 0 {
-                    pendingFrames -= written
-                    pendingOffset += written
-                    shared.framesWritten.add(UInt64(written), ordering: .relaxed)
-                    continue
-                }
-                if written < 0 && written != -Int(EAGAIN) {
-                    let failure = recover(Int32(truncatingIfNeeded: written))
-                    if failure.0 != 0 { return failure }
-                    continue
-                }
-            }
-
-            // Wait for space or a wake-up.
-            for i in 0...pcmFDCount { pollFDs[i].revents = 0 }
-            let ready = poll(pollFDs, nfds_t(pcmFDCount + 1), -1)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                return (-errno, Self.opPoll)
-            }
-            if pollFDs[0].revents != 0 { thrum_eventfd_drain(wakeFD) }
-            var revents: UInt16 = 0
-            let err = snd_pcm_poll_descriptors_revents(pcm, pollFDs + 1, UInt32(pcmFDCount), &revents)
-            if err < 0 { return (err, Self.opPoll) }
-            if revents & UInt16(POLLHUP) != 0 || revents & UInt16(POLLNVAL) != 0 {
-                return (-ENODEV, Self.opPoll)
-            }
-            if revents & UInt16(POLLERR) != 0 {
-                switch snd_pcm_state(pcm) {
-                case SND_PCM_STATE_XRUN:
-                    let failure = recover(-EPIPE)
-                    if failure.0 != 0 { return failure }
-                case SND_PCM_STATE_SUSPENDED:
-                    let failure = recover(-ESTRPIPE)
-                    if failure.0 != 0 { return failure }
-                case SND_PCM_STATE_DISCONNECTED:
-                    return (-ENODEV, Self.opPoll)
-                default:
-                    return (-EIO, Self.opPoll)
-                }
-            }
-        }
-        return (0, 0)
-    }
-
-    /// Handles a negative ALSA code from avail/write. Returns (0, 0) when playback can go on.
-    private func recover(_ code: Int32) -> (Int32, UInt8) {
-        switch code {
-        case -EPIPE:
-            shared.xrunCount.add(1, ordering: .relaxed)
-            let err = snd_pcm_prepare(pcm)
-            return err < 0 ? (err, Self.opPrepare) : (0, 0)
-        case -ESTRPIPE:
-            // Resume; -EAGAIN means "not yet": wait on the eventfd for 10 ms so a stop is still honoured.
-            while true {
-                let err = snd_pcm_resume(pcm)
-                if err == 0 { return (0, 0) }
-                if err != -EAGAIN {
-                    let prepared = snd_pcm_prepare(pcm)
-                    return prepared < 0 ? (prepared, Self.opResume) : (0, 0)
-                }
-                if shared.stopRequested.load(ordering: .acquiring) { return (0, 0) }
-                _ = poll(pollFDs, 1, 10)
-            }
-        case -EINTR, -EAGAIN:
-            return (0, 0)
-        default:
-            return (code, Self.opWrite)
+    /// RW access: converts the rendered period into `wire` (source channels only; the rest stay silent).
+    func convertPeriodForWrite() {
+        guard let wire else { return }
+        let width = setup.format.bytesPerSample
+        let interleaved = setup.access.isInterleaved
+        for channel in 0..<setup.sourceChannels {
+            convertChannel(
+                setup.format, frames: setup.periodFrames, source: floatBuffer + channel,
+                sourceStride: setup.sourceChannels,
+                destination: wire + (interleaved ? channel * width : channel * setup.periodFrames * width),
+                destinationStride: interleaved ? setup.deviceChannels * width : width)
         }
     }
-}
 
-/// Float → s16: `round(x × 32768)` clamped to -32768…32767; NaN becomes 0. Real-time safe.
-@inline(__always)
-func convertToS16(_ source: UnsafePointer<Float>, _ destination: UnsafeMutablePointer<Int16>, count: Int) {
-    for i in 0..<count {
-        var scaled = source[i] * 32768
-        if !(scaled == scaled) { scaled = 0 }
-        scaled = min(max(scaled.rounded(.toNearestOrEven), -32768), 32767)
-        destination[i] = Int16(scaled)
+    /// Hands `frames` frames of the current period, from frame `offset` on, to ALSA.
+    /// - Returns: frames taken (> 0), or a negative ALSA code (`-EAGAIN`: no room now).
+    func transfer(offset: Int, frames: Int) -> Int {
+        let width = setup.format.bytesPerSample
+        switch setup.access {
+        case .rwInterleaved:
+            guard let wire else { return -Int(EINVAL) }
+            return snd_pcm_writei(pcm, wire + offset * setup.deviceChannels * width, snd_pcm_uframes_t(frames))
+        case .rwNonInterleaved:
+            guard let wire else { return -Int(EINVAL) }
+            for channel in 0..<setup.deviceChannels {
+                planes[channel] = wire + (channel * setup.periodFrames + offset) * width
+            }
+            return snd_pcm_writen(pcm, planes, snd_pcm_uframes_t(frames))
+        case .mmapInterleaved, .mmapNonInterleaved:
+            return mmapTransfer(offset: offset, frames: frames)
+        }
+    }
+
+    /// mmap access: converts straight into the device's areas (`snd_pcm_mmap_begin`/`commit`), writing
+    /// silence into the channels after the source's, which may hold stale samples.
+    private func mmapTransfer(offset: Int, frames: Int) -> Int {
+        var done = 0
+        while done < frames {
+            var areasOptional: UnsafePointer<snd_pcm_channel_area_t>?
+            var areaOffset: snd_pcm_uframes_t = 0
+            var count = snd_pcm_uframes_t(frames - done)
+            let err = snd_pcm_mmap_begin(pcm, &areasOptional, &areaOffset, &count)
+            if err < 0 { return done > 0 ? done : Int(err) }
+            guard let areas = areasOptional, count > 0 else { break }
+            let n = Int(count)
+            for channel in 0..<setup.deviceChannels {
+                let area = areas[channel]
+                guard let address = area.addr else { return done > 0 ? done : -Int(EINVAL) }
+                let step = Int(area.step / 8)
+                let destination = address + Int(area.first / 8) + Int(areaOffset) * step
+                if channel < setup.sourceChannels {
+                    convertChannel(
+                        setup.format, frames: n, source: floatBuffer + (offset + done) * setup.sourceChannels + channel,
+                        sourceStride: setup.sourceChannels, destination: destination, destinationStride: step)
+                } else {
+                    silenceChannel(setup.format, frames: n, destination: destination, destinationStride: step)
+                }
+            }
+            let committed = snd_pcm_mmap_commit(pcm, areaOffset, count)
+            if committed < 0 { return done > 0 ? done : Int(committed) }
+            done += committed
+            if committed < n { break }
+        }
+        return done > 0 ? done : -Int(EAGAIN)
     }
 }
 

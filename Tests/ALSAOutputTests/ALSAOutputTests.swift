@@ -18,7 +18,7 @@ struct ALSAOutputHermeticTests {
     }
 
     /// Plays a ramp through `file` → `null` and checks the file holds exactly what the source produced.
-    @Test(arguments: [ALSASampleFormat.float32, .s16])
+    @Test(arguments: [ALSASampleFormat.float32LE, .s16LE])
     func filePluginReceivesExactSamples(format: ALSASampleFormat) throws {
         let path = temporaryPath("file-\(format)")
         defer { unlink(path) }
@@ -53,18 +53,20 @@ struct ALSAOutputHermeticTests {
         var firstMismatch: Int?
         data.withUnsafeBytes { raw in
             switch format {
-            case .float32:
+            case .float32LE:
                 let got = raw.bindMemory(to: UInt32.self)
                 for i in 0..<got.count where got[i] != rampSample(frame: i / 2, channel: i % 2).bitPattern {
                     mismatches += 1
                     if firstMismatch == nil { firstMismatch = i }
                 }
-            case .s16:
+            case .s16LE:
                 let got = raw.bindMemory(to: Int16.self)
                 for i in 0..<got.count where got[i] != rampS16(frame: i / 2, channel: i % 2) {
                     mismatches += 1
                     if firstMismatch == nil { firstMismatch = i }
                 }
+            default:
+                Issue.record("format \(format) is not tested here")
             }
         }
         #expect(mismatches == 0, "first mismatch at sample \(firstMismatch ?? -1)")
@@ -116,17 +118,6 @@ struct ALSAOutputHermeticTests {
         #expect(devices.filter(\.isDefault).allSatisfy { $0.name == "default" })
         #expect(ALSADevices.isOpenable(name: "null"))
         #expect(!ALSADevices.isOpenable(name: "hw:99,0"))
-    }
-
-    @Test func s16ConversionRoundsAndClamps() {
-        let input: [Float] = [0, 1, -1, 2, -2, 0.5, -0.5, Float.nan, 1.0 / 32768, 0.6 / 32768, -1.5 / 32768]
-        var output = [Int16](repeating: 99, count: input.count)
-        input.withUnsafeBufferPointer { src in
-            output.withUnsafeMutableBufferPointer { dst in
-                convertToS16(src.baseAddress!, dst.baseAddress!, count: src.count)
-            }
-        }
-        #expect(output == [0, 32767, -32768, 32767, -32768, 16384, -16384, 0, 1, 1, -2])
     }
 
     /// Stop joins the thread and leaves a stopped state; start again continues on the same device.

@@ -60,14 +60,14 @@ struct PulseAudioTests {
     private func pulseConfiguration() -> ALSADeviceConfiguration {
         ALSADeviceConfiguration(
             source: .named("pulse"), sampleRate: 48_000, channels: 2, periodFrames: 256, periodCount: 4,
-            preferredFormat: .float32)
+            preferredFormat: .float32LE)
     }
 
     @Test func playsSignalBitExactInRealTime() throws {
         usePulseServer()
         let recorder = try MonitorRecorder()
         let playback = try ALSAPlayback(configuration: pulseConfiguration())
-        #expect(playback.format == .float32)
+        #expect(playback.format == .float32LE)
         #expect(playback.sampleRate == 48_000)
         #expect(playback.periodFrames == 256)
 

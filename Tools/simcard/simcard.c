@@ -1,0 +1,490 @@
+/* simcard: the ioplug callbacks, the card's clock and the capture (see simcard.h and README.md). */
+#include "simcard.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct {
+    snd_pcm_ioplug_t io;
+    snd_pcm_ioplug_callback_t callbacks;
+    simcard_config_t config;
+    pthread_mutex_t lock;        /* guards everything below; taken inside every callback */
+    int timer_fd;                /* the poll descriptor: readable at each period boundary */
+    int capture_fd;              /* opened (append) at the first start; -1 without capture */
+    int configured;              /* hw_params succeeded at least once (plain probes leave no stats) */
+    unsigned int frame_bytes;
+    unsigned char *ring;         /* buffer_size frames, interleaved, in the device format */
+    unsigned __int128 clock_rate; /* rate × (10^6 + ppm): frames per 10^15 ns */
+    uint64_t start_ns, start_frame; /* the clock: consumed = start_frame + (now − start_ns) × rate */
+    uint64_t consumed;           /* frames played since prepare (the hardware pointer, unwrapped) */
+    uint64_t captured;           /* frames appended to the capture since prepare */
+    uint64_t played;             /* frames played since open, across prepares */
+    snd_pcm_uframes_t avail_min, boundary;
+    snd_pcm_state_t state_before_suspend;
+    uint64_t underruns, suspends, resumes, starts, wakeups;
+    int vanished, suspended_once;
+} simcard_t;
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Frames the card's clock has played by `ns` since the last start or resume. */
+static uint64_t frames_at(const simcard_t *sim, uint64_t ns) {
+    if (ns <= sim->start_ns) return sim->start_frame;
+    return sim->start_frame + (uint64_t)((unsigned __int128)(ns - sim->start_ns) * sim->clock_rate / 1000000000000000u);
+}
+
+/* The first instant at which the card's clock has played `frame` frames (rounded up to whole ns). */
+static uint64_t time_of(const simcard_t *sim, uint64_t frame) {
+    if (frame <= sim->start_frame) return sim->start_ns;
+    unsigned __int128 scaled = (unsigned __int128)(frame - sim->start_frame) * 1000000000000000u;
+    return sim->start_ns + (uint64_t)((scaled + sim->clock_rate - 1) / sim->clock_rate);
+}
+
+static void set_timer(simcard_t *sim, int flags, uint64_t value_ns, uint64_t interval_ns) {
+    struct itimerspec spec = {
+        .it_interval = {(time_t)(interval_ns / 1000000000u), (long)(interval_ns % 1000000000u)},
+        .it_value = {(time_t)(value_ns / 1000000000u), (long)(value_ns % 1000000000u)},
+    };
+    timerfd_settime(sim->timer_fd, flags, &spec, NULL);
+}
+
+static void drain_timer(simcard_t *sim) {
+    uint64_t expirations;
+    ssize_t n = read(sim->timer_fd, &expirations, sizeof expirations);
+    (void)n;
+}
+
+static snd_pcm_uframes_t avail_now(const simcard_t *sim) {
+    uint64_t queued = sim->io.appl_ptr - sim->consumed;
+    return queued >= sim->io.buffer_size ? 0 : sim->io.buffer_size - (snd_pcm_uframes_t)queued;
+}
+
+/* Arms the timer for the next period boundary of the card's clock, then every period. */
+static void arm_next_boundary(simcard_t *sim) {
+    uint64_t period = sim->io.period_size;
+    uint64_t next = (sim->consumed / period + 1) * period;
+    uint64_t interval = time_of(sim, sim->start_frame + period) - sim->start_ns;
+    set_timer(sim, TFD_TIMER_ABSTIME, time_of(sim, next), interval);
+}
+
+/* Arms the timer for the current state: the next period boundary while playing, at once when a poller
+ * must see POLLERR or free space, never when nothing can change. */
+static void rearm(simcard_t *sim) {
+    switch (sim->io.state) {
+    case SND_PCM_STATE_RUNNING:
+    case SND_PCM_STATE_DRAINING:
+        arm_next_boundary(sim);
+        break;
+    case SND_PCM_STATE_PREPARED:
+        set_timer(sim, 0, avail_now(sim) >= sim->avail_min ? 1 : 0, 0);
+        break;
+    case SND_PCM_STATE_XRUN:
+    case SND_PCM_STATE_SUSPENDED:
+        set_timer(sim, 0, 1, 0);
+        break;
+    case SND_PCM_STATE_DISCONNECTED:
+        set_timer(sim, 0, sim->config.vanish_quietly ? 0 : 1, 0);
+        break;
+    default:
+        set_timer(sim, 0, 0, 0);
+        break;
+    }
+}
+
+static void write_stats(const simcard_t *sim) {
+    if (!sim->config.stats_path || !sim->configured) return;
+    char text[768];
+    int length = snprintf(
+        text, sizeof text,
+        "format=%s\naccess=%s\nchannels=%u\nrate=%u\nperiod=%lu\nbuffer=%lu\nunderruns=%" PRIu64
+        "\nsuspends=%" PRIu64 "\nresumes=%" PRIu64 "\nstarts=%" PRIu64 "\nplayed=%" PRIu64 "\nwakeups=%" PRIu64
+        "\nvanished=%d\n",
+        snd_pcm_format_name(sim->io.format), snd_pcm_access_name(sim->io.access), sim->io.channels, sim->io.rate,
+        (unsigned long)sim->io.period_size, (unsigned long)sim->io.buffer_size, sim->underruns, sim->suspends,
+        sim->resumes, sim->starts, sim->played, sim->wakeups, sim->vanished);
+    int fd = open(sim->config.stats_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return;
+    ssize_t n = write(fd, text, (size_t)length);
+    (void)n;
+    close(fd);
+}
+
+/* Appends the ring's frames up to `upto` (frames since prepare) to the capture file. */
+static void capture_upto(simcard_t *sim, uint64_t upto) {
+    while (sim->captured < upto) {
+        snd_pcm_uframes_t position = (snd_pcm_uframes_t)(sim->captured % sim->io.buffer_size);
+        uint64_t count = upto - sim->captured;
+        if (count > sim->io.buffer_size - position) count = sim->io.buffer_size - position;
+        if (sim->capture_fd >= 0) {
+            ssize_t n = write(sim->capture_fd, sim->ring + position * sim->frame_bytes, count * sim->frame_bytes);
+            (void)n;
+        }
+        sim->captured += count;
+    }
+}
+
+/* Moves the card's clock forward to now: plays (captures) what it passed, detects underruns and faults.
+ * When `stopping`, only plays what was written: a stop is neither an underrun nor a fault. */
+static void advance(simcard_t *sim, int stopping) {
+    snd_pcm_state_t state = sim->io.state;
+    if (state != SND_PCM_STATE_RUNNING && state != SND_PCM_STATE_DRAINING) return;
+    uint64_t target = frames_at(sim, now_ns());
+    if (target < sim->consumed) target = sim->consumed;
+    uint64_t written = sim->io.appl_ptr;
+    snd_pcm_state_t next = state;
+    const simcard_config_t *c = &sim->config;
+    if (stopping) {
+        /* no faults while stopping */
+    } else if (c->vanish_after && sim->played + (target - sim->consumed) >= c->vanish_after) {
+        target = sim->consumed + (c->vanish_after - sim->played);
+        next = SND_PCM_STATE_DISCONNECTED;
+    } else if (c->suspend_after && !sim->suspended_once
+               && sim->played + (target - sim->consumed) >= c->suspend_after) {
+        target = sim->consumed + (c->suspend_after - sim->played);
+        next = SND_PCM_STATE_SUSPENDED;
+    }
+    if (target >= written) {
+        /* Everything written has been played: an underrun while running, the end of a drain. */
+        target = written;
+        if (state == SND_PCM_STATE_RUNNING && next == state && !stopping) next = SND_PCM_STATE_XRUN;
+    }
+    capture_upto(sim, target);
+    sim->played += target - sim->consumed;
+    sim->consumed = target;
+    if (next == state) return;
+    if (next == SND_PCM_STATE_XRUN) sim->underruns++;
+    if (next == SND_PCM_STATE_DISCONNECTED) sim->vanished = 1;
+    if (next == SND_PCM_STATE_SUSPENDED) {
+        sim->suspended_once = 1;
+        sim->suspends++;
+        sim->state_before_suspend = state;
+    }
+    snd_pcm_ioplug_set_state(&sim->io, next);
+    rearm(sim);
+}
+
+static snd_pcm_sframes_t sim_pointer(snd_pcm_ioplug_t *io) {
+    simcard_t *sim = io->private_data;
+    pthread_mutex_lock(&sim->lock);
+    advance(sim, 0);
+    snd_pcm_sframes_t result = io->state == SND_PCM_STATE_XRUN
+        ? -EPIPE : (snd_pcm_sframes_t)(sim->consumed % sim->boundary);
+    pthread_mutex_unlock(&sim->lock);
+    return result;
+}
+
+static snd_pcm_sframes_t sim_transfer(snd_pcm_ioplug_t *io, const snd_pcm_channel_area_t *areas,
+                                      snd_pcm_uframes_t offset, snd_pcm_uframes_t size) {
+    simcard_t *sim = io->private_data;
+    pthread_mutex_lock(&sim->lock);
+    if (sim->vanished) {
+        pthread_mutex_unlock(&sim->lock);
+        return -ENODEV;
+    }
+    snd_pcm_uframes_t done = 0;
+    unsigned int width = (unsigned int)snd_pcm_format_physical_width(io->format);
+    while (done < size) {
+        snd_pcm_uframes_t position = (snd_pcm_uframes_t)((io->appl_ptr + done) % io->buffer_size);
+        snd_pcm_uframes_t count = size - done;
+        if (count > io->buffer_size - position) count = io->buffer_size - position;
+        for (unsigned int channel = 0; channel < io->channels; channel++) {
+            snd_pcm_channel_area_t ring = {sim->ring, channel * width, sim->frame_bytes * 8};
+            snd_pcm_area_copy(&ring, position, &areas[channel], offset + done, (unsigned int)count, io->format);
+        }
+        done += count;
+    }
+    pthread_mutex_unlock(&sim->lock);
+    return (snd_pcm_sframes_t)size;
+}
+
+static int sim_start(snd_pcm_ioplug_t *io) {
+    simcard_t *sim = io->private_data;
+    pthread_mutex_lock(&sim->lock);
+    int err = 0;
+    if (sim->vanished) {
+        err = -ENODEV;
+    } else {
+        if (sim->capture_fd < 0 && sim->config.capture_path) {
+            sim->capture_fd = open(sim->config.capture_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        }
+        sim->start_ns = now_ns();
+        sim->start_frame = sim->consumed;
+        sim->starts++;
+        arm_next_boundary(sim); /* ioplug sets RUNNING once this returns */
+    }
+    pthread_mutex_unlock(&sim->lock);
+    return err;
+}
+
+static int sim_stop(snd_pcm_ioplug_t *io) {
+    simcard_t *sim = io->private_data;
+    pthread_mutex_lock(&sim->lock);
+    advance(sim, 1);
+    set_timer(sim, 0, 0, 0);
+    write_stats(sim);
+    pthread_mutex_unlock(&sim->lock);
+    return 0;
+}
+
+static int sim_prepare(snd_pcm_ioplug_t *io) {
+    simcard_t *sim = io->private_data;
+    pthread_mutex_lock(&sim->lock);
+    int err = sim->vanished ? -ENODEV : 0;
+    if (!err) {
+        sim->consumed = sim->captured = 0;
+        set_timer(sim, 0, 1, 0); /* prepared with an empty buffer: room for a period at once */
+    }
+    pthread_mutex_unlock(&sim->lock);
+    return err;
+}
+
+static int sim_resume(snd_pcm_ioplug_t *io) {
+    simcard_t *sim = io->private_data;
+    pthread_mutex_lock(&sim->lock);
+    if (io->state == SND_PCM_STATE_SUSPENDED) {
+        sim->start_ns = now_ns();
+        sim->start_frame = sim->consumed;
+        sim->resumes++;
+        snd_pcm_ioplug_set_state(io, sim->state_before_suspend);
+        rearm(sim);
+    }
+    pthread_mutex_unlock(&sim->lock);
+    return 0;
+}
+
+static int sim_hw_params(snd_pcm_ioplug_t *io, snd_pcm_hw_params_t *params) {
+    (void)params;
+    simcard_t *sim = io->private_data;
+    const simcard_config_t *c = &sim->config;
+    unsigned int frame_bytes = (unsigned int)snd_pcm_format_physical_width(io->format) / 8 * io->channels;
+    unsigned long period_bytes = io->period_size * frame_bytes;
+    if (io->period_size % c->period_step || io->period_size < c->period_min || io->period_size > c->period_max
+        || (c->period_bytes_step && period_bytes % c->period_bytes_step)) {
+        return -EINVAL;
+    }
+    unsigned char *ring = calloc(io->buffer_size, frame_bytes);
+    if (!ring) return -ENOMEM;
+    pthread_mutex_lock(&sim->lock);
+    free(sim->ring);
+    sim->ring = ring;
+    sim->frame_bytes = frame_bytes;
+    sim->clock_rate = (unsigned __int128)io->rate * (unsigned __int128)(1000000 + c->ppm);
+    sim->configured = 1;
+    write_stats(sim);
+    pthread_mutex_unlock(&sim->lock);
+    return 0;
+}
+
+static int sim_sw_params(snd_pcm_ioplug_t *io, snd_pcm_sw_params_t *params) {
+    simcard_t *sim = io->private_data;
+    pthread_mutex_lock(&sim->lock);
+    snd_pcm_sw_params_get_avail_min(params, &sim->avail_min);
+    snd_pcm_sw_params_get_boundary(params, &sim->boundary);
+    if (sim->boundary == 0) sim->boundary = io->buffer_size;
+    pthread_mutex_unlock(&sim->lock);
+    return 0;
+}
+
+static int sim_poll_descriptors_count(snd_pcm_ioplug_t *io) {
+    (void)io;
+    return 1;
+}
+
+static int sim_poll_descriptors(snd_pcm_ioplug_t *io, struct pollfd *pfd, unsigned int space) {
+    simcard_t *sim = io->private_data;
+    if (space < 1) return 0;
+    pfd->fd = sim->timer_fd;
+    pfd->events = POLLIN;
+    pfd->revents = 0;
+    if (sim->config.clear_wakeup_in_descriptors) {
+        pthread_mutex_lock(&sim->lock);
+        drain_timer(sim);
+        advance(sim, 0);
+        rearm(sim);
+        pthread_mutex_unlock(&sim->lock);
+    }
+    return 1;
+}
+
+static int sim_poll_revents(snd_pcm_ioplug_t *io, struct pollfd *pfd, unsigned int nfds, unsigned short *revents) {
+    simcard_t *sim = io->private_data;
+    (void)pfd;
+    (void)nfds;
+    pthread_mutex_lock(&sim->lock);
+    sim->wakeups++;
+    if (!sim->config.clear_wakeup_in_descriptors) drain_timer(sim);
+    advance(sim, 0);
+    switch (io->state) {
+    case SND_PCM_STATE_XRUN:
+    case SND_PCM_STATE_SUSPENDED:
+    case SND_PCM_STATE_DISCONNECTED:
+        *revents = POLLOUT | POLLERR;
+        break;
+    case SND_PCM_STATE_PREPARED:
+    case SND_PCM_STATE_RUNNING:
+    case SND_PCM_STATE_DRAINING:
+        *revents = avail_now(sim) >= sim->avail_min ? POLLOUT : 0;
+        break;
+    default:
+        *revents = 0;
+        break;
+    }
+    if (!sim->config.clear_wakeup_in_descriptors) rearm(sim);
+    pthread_mutex_unlock(&sim->lock);
+    return 0;
+}
+
+static int sim_close(snd_pcm_ioplug_t *io) {
+    simcard_t *sim = io->private_data;
+    write_stats(sim);
+    if (sim->capture_fd >= 0) close(sim->capture_fd);
+    close(sim->timer_fd);
+    free(sim->ring);
+    simcard_free_config(&sim->config);
+    pthread_mutex_destroy(&sim->lock);
+    free(sim);
+    return 0;
+}
+
+static const snd_pcm_ioplug_callback_t base_callbacks = {
+    .start = sim_start,
+    .stop = sim_stop,
+    .pointer = sim_pointer,
+    .transfer = sim_transfer,
+    .close = sim_close,
+    .hw_params = sim_hw_params,
+    .sw_params = sim_sw_params,
+    .prepare = sim_prepare,
+    .resume = sim_resume,
+    .poll_descriptors_count = sim_poll_descriptors_count,
+    .poll_descriptors = sim_poll_descriptors,
+    .poll_revents = sim_poll_revents,
+};
+
+static int compare_unsigned(const void *a, const void *b) {
+    unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Period sizes become constraints on period bytes (all ioplug offers): a list of the byte sizes that
+ * some accepted frame size turns into an allowed period, or a plain range when there is no step. */
+static int set_period_constraints(simcard_t *sim) {
+    const simcard_config_t *c = &sim->config;
+    unsigned int sizes[SIMCARD_MAX_LIST * 8], size_count = 0, min_bytes = ~0u, max_bytes = 0;
+    for (unsigned int f = 0; f < c->format_count; f++) {
+        unsigned int width = (unsigned int)snd_pcm_format_physical_width((snd_pcm_format_t)c->formats[f]) / 8;
+        for (unsigned int ch = c->channels_min; ch <= c->channels_max && size_count < SIMCARD_MAX_LIST * 8; ch++) {
+            sizes[size_count++] = width * ch;
+            if (width * ch < min_bytes) min_bytes = width * ch;
+            if (width * ch > max_bytes) max_bytes = width * ch;
+        }
+    }
+    int err;
+    if (c->period_step == 1 && c->period_bytes_step == 0) {
+        err = snd_pcm_ioplug_set_param_minmax(&sim->io, SND_PCM_IOPLUG_HW_PERIOD_BYTES, c->period_min * min_bytes,
+                                              c->period_max * max_bytes);
+    } else {
+        unsigned int capacity = size_count * (c->period_max / c->period_step + 1), count = 0;
+        unsigned int *list = malloc(capacity * sizeof *list);
+        if (!list) return -ENOMEM;
+        for (unsigned int s = 0; s < size_count; s++) {
+            for (unsigned int p = (c->period_min + c->period_step - 1) / c->period_step * c->period_step;
+                 p <= c->period_max; p += c->period_step) {
+                unsigned int bytes = p * sizes[s];
+                if (!c->period_bytes_step || bytes % c->period_bytes_step == 0) list[count++] = bytes;
+            }
+        }
+        qsort(list, count, sizeof *list, compare_unsigned);
+        unsigned int unique = 0;
+        for (unsigned int i = 0; i < count; i++) {
+            if (unique == 0 || list[unique - 1] != list[i]) list[unique++] = list[i];
+        }
+        err = unique ? snd_pcm_ioplug_set_param_list(&sim->io, SND_PCM_IOPLUG_HW_PERIOD_BYTES, unique, list) : -EINVAL;
+        free(list);
+    }
+    if (err < 0) return err;
+    err = snd_pcm_ioplug_set_param_minmax(&sim->io, SND_PCM_IOPLUG_HW_PERIODS, c->periods_min, c->periods_max);
+    if (err < 0) return err;
+    return snd_pcm_ioplug_set_param_minmax(&sim->io, SND_PCM_IOPLUG_HW_BUFFER_BYTES,
+                                           c->period_min * c->periods_min * min_bytes,
+                                           c->period_max * c->periods_max * max_bytes);
+}
+
+static int set_constraints(simcard_t *sim) {
+    const simcard_config_t *c = &sim->config;
+    int err = snd_pcm_ioplug_set_param_list(&sim->io, SND_PCM_IOPLUG_HW_ACCESS, c->access_count, c->accesses);
+    if (err >= 0) err = snd_pcm_ioplug_set_param_list(&sim->io, SND_PCM_IOPLUG_HW_FORMAT, c->format_count, c->formats);
+    if (err >= 0) {
+        err = snd_pcm_ioplug_set_param_minmax(&sim->io, SND_PCM_IOPLUG_HW_CHANNELS, c->channels_min, c->channels_max);
+    }
+    if (err >= 0) {
+        err = c->rate_count
+            ? snd_pcm_ioplug_set_param_list(&sim->io, SND_PCM_IOPLUG_HW_RATE, c->rate_count, c->rates)
+            : snd_pcm_ioplug_set_param_minmax(&sim->io, SND_PCM_IOPLUG_HW_RATE, c->rate_min, c->rate_max);
+    }
+    if (err >= 0) err = set_period_constraints(sim);
+    return err;
+}
+
+SND_PCM_PLUGIN_DEFINE_FUNC(simcard) {
+    (void)root;
+    if (stream != SND_PCM_STREAM_PLAYBACK) {
+        SNDERR("simcard: %s is a playback-only card", name);
+        return -EINVAL;
+    }
+    simcard_t *sim = calloc(1, sizeof *sim);
+    if (!sim) return -ENOMEM;
+    int err = simcard_parse_config(conf, &sim->config);
+    if (err < 0) {
+        simcard_free_config(&sim->config);
+        free(sim);
+        return err;
+    }
+    sim->capture_fd = -1;
+    sim->boundary = 1;
+    sim->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    if (sim->timer_fd < 0) {
+        err = -errno;
+        simcard_free_config(&sim->config);
+        free(sim);
+        return err;
+    }
+    pthread_mutex_init(&sim->lock, NULL);
+    sim->callbacks = base_callbacks;
+    if (!sim->config.resumable) sim->callbacks.resume = NULL;
+    sim->io.version = SND_PCM_IOPLUG_VERSION;
+    sim->io.name = "Thrum simulated card";
+    sim->io.flags = SND_PCM_IOPLUG_FLAG_BOUNDARY_WA | SND_PCM_IOPLUG_FLAG_MONOTONIC;
+    sim->io.poll_fd = sim->timer_fd;
+    sim->io.poll_events = POLLIN;
+    sim->io.callback = &sim->callbacks;
+    sim->io.private_data = sim;
+    err = snd_pcm_ioplug_create(&sim->io, name, stream, mode);
+    if (err < 0) {
+        close(sim->timer_fd);
+        simcard_free_config(&sim->config);
+        pthread_mutex_destroy(&sim->lock);
+        free(sim);
+        return err;
+    }
+    err = set_constraints(sim);
+    if (err < 0) {
+        snd_pcm_ioplug_delete(&sim->io); /* calls sim_close */
+        return err;
+    }
+    *pcmp = sim->io.pcm;
+    return 0;
+}
+
+SND_PCM_PLUGIN_SYMBOL(simcard);

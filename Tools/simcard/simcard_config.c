@@ -1,0 +1,191 @@
+/* simcard: reading the configuration block (see simcard.h and README.md). */
+#include "simcard.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Calls add(value) for a single value or for each member of a compound ([ a b c ]). */
+static int for_each_value(snd_config_t *node, const char *key, void *context,
+                          int (*add)(void *context, snd_config_t *value, const char *key)) {
+    if (snd_config_get_type(node) != SND_CONFIG_TYPE_COMPOUND) return add(context, node, key);
+    snd_config_iterator_t i, next;
+    snd_config_for_each(i, next, node) {
+        int err = add(context, snd_config_iterator_entry(i), key);
+        if (err < 0) return err;
+    }
+    return 0;
+}
+
+static int add_format(void *context, snd_config_t *value, const char *key) {
+    simcard_config_t *config = context;
+    const char *name;
+    if (snd_config_get_string(value, &name) < 0) {
+        SNDERR("simcard: %s takes format names such as S32_LE", key);
+        return -EINVAL;
+    }
+    snd_pcm_format_t format = snd_pcm_format_value(name);
+    if (format == SND_PCM_FORMAT_UNKNOWN || config->format_count >= SIMCARD_MAX_LIST) {
+        SNDERR("simcard: unknown or too many formats at %s", name);
+        return -EINVAL;
+    }
+    config->formats[config->format_count++] = (unsigned int)format;
+    return 0;
+}
+
+static int add_access(void *context, snd_config_t *value, const char *key) {
+    simcard_config_t *config = context;
+    const char *name;
+    if (snd_config_get_string(value, &name) < 0) {
+        SNDERR("simcard: %s takes access names such as RW_INTERLEAVED", key);
+        return -EINVAL;
+    }
+    for (unsigned int access = 0; access <= SND_PCM_ACCESS_LAST; access++) {
+        if (strcmp(snd_pcm_access_name((snd_pcm_access_t)access), name) == 0 && config->access_count < 4) {
+            config->accesses[config->access_count++] = access;
+            return 0;
+        }
+    }
+    SNDERR("simcard: unknown access type %s", name);
+    return -EINVAL;
+}
+
+static int add_rate(void *context, snd_config_t *value, const char *key) {
+    simcard_config_t *config = context;
+    long rate;
+    if (snd_config_get_integer(value, &rate) < 0 || rate <= 0 || config->rate_count >= SIMCARD_MAX_LIST) {
+        SNDERR("simcard: %s takes positive integers (at most %d)", key, SIMCARD_MAX_LIST);
+        return -EINVAL;
+    }
+    config->rates[config->rate_count++] = (unsigned int)rate;
+    return 0;
+}
+
+static int get_unsigned(snd_config_t *node, const char *key, unsigned int *out) {
+    long value;
+    if (snd_config_get_integer(node, &value) < 0 || value < 0 || value > 0x7fffffffL) {
+        SNDERR("simcard: %s takes a non-negative integer", key);
+        return -EINVAL;
+    }
+    *out = (unsigned int)value;
+    return 0;
+}
+
+static int get_frames(snd_config_t *node, const char *key, uint64_t *out) {
+    long long value;
+    if (snd_config_get_integer64(node, &value) < 0 || value < 0) {
+        SNDERR("simcard: %s takes a frame count", key);
+        return -EINVAL;
+    }
+    *out = (uint64_t)value;
+    return 0;
+}
+
+static int get_bool(snd_config_t *node, const char *key, int *out) {
+    int value = snd_config_get_bool(node);
+    if (value < 0) {
+        SNDERR("simcard: %s takes yes or no", key);
+        return -EINVAL;
+    }
+    *out = value;
+    return 0;
+}
+
+static int get_path(snd_config_t *node, const char *key, char **out) {
+    const char *value;
+    if (snd_config_get_string(node, &value) < 0) {
+        SNDERR("simcard: %s takes a file path", key);
+        return -EINVAL;
+    }
+    free(*out);
+    *out = value[0] ? strdup(value) : NULL;
+    return 0;
+}
+
+/* Keys every PCM definition may have, which ALSA itself reads. */
+static int is_generic_key(const char *id) {
+    return strcmp(id, "comment") == 0 || strcmp(id, "type") == 0 || strcmp(id, "hint") == 0;
+}
+
+/* One key of the block. Returns 0, a negative errno, or 1 when the key is unknown. */
+static int parse_key(simcard_config_t *c, const char *id, snd_config_t *n) {
+    unsigned int both;
+    long ppm;
+    if (strcmp(id, "formats") == 0) return for_each_value(n, id, c, add_format);
+    if (strcmp(id, "access") == 0) return for_each_value(n, id, c, add_access);
+    if (strcmp(id, "rates") == 0) return for_each_value(n, id, c, add_rate);
+    if (strcmp(id, "channels") == 0) {
+        int err = get_unsigned(n, id, &both);
+        c->channels_min = c->channels_max = both;
+        return err;
+    }
+    if (strcmp(id, "channels_min") == 0) return get_unsigned(n, id, &c->channels_min);
+    if (strcmp(id, "channels_max") == 0) return get_unsigned(n, id, &c->channels_max);
+    if (strcmp(id, "rate_min") == 0) return get_unsigned(n, id, &c->rate_min);
+    if (strcmp(id, "rate_max") == 0) return get_unsigned(n, id, &c->rate_max);
+    if (strcmp(id, "period_min") == 0) return get_unsigned(n, id, &c->period_min);
+    if (strcmp(id, "period_max") == 0) return get_unsigned(n, id, &c->period_max);
+    if (strcmp(id, "period_step") == 0) return get_unsigned(n, id, &c->period_step);
+    if (strcmp(id, "period_bytes_step") == 0) return get_unsigned(n, id, &c->period_bytes_step);
+    if (strcmp(id, "periods_min") == 0) return get_unsigned(n, id, &c->periods_min);
+    if (strcmp(id, "periods_max") == 0) return get_unsigned(n, id, &c->periods_max);
+    if (strcmp(id, "vanish_after") == 0) return get_frames(n, id, &c->vanish_after);
+    if (strcmp(id, "vanish_quietly") == 0) return get_bool(n, id, &c->vanish_quietly);
+    if (strcmp(id, "suspend_after") == 0) return get_frames(n, id, &c->suspend_after);
+    if (strcmp(id, "resumable") == 0) return get_bool(n, id, &c->resumable);
+    if (strcmp(id, "clear_wakeup_in_descriptors") == 0) return get_bool(n, id, &c->clear_wakeup_in_descriptors);
+    if (strcmp(id, "capture") == 0) return get_path(n, id, &c->capture_path);
+    if (strcmp(id, "stats") == 0) return get_path(n, id, &c->stats_path);
+    if (strcmp(id, "ppm") == 0) {
+        if (snd_config_get_integer(n, &ppm) < 0 || ppm <= -1000000 || ppm >= 1000000) {
+            SNDERR("simcard: ppm takes an integer between -999999 and 999999");
+            return -EINVAL;
+        }
+        c->ppm = ppm;
+        return 0;
+    }
+    return 1;
+}
+
+int simcard_parse_config(snd_config_t *conf, simcard_config_t *c) {
+    memset(c, 0, sizeof *c);
+    c->channels_min = c->channels_max = 2;
+    c->period_min = 16;
+    c->period_max = 8192;
+    c->period_step = 1;
+    c->periods_min = 2;
+    c->periods_max = 64;
+    c->resumable = 1;
+
+    snd_config_iterator_t i, next;
+    snd_config_for_each(i, next, conf) {
+        snd_config_t *n = snd_config_iterator_entry(i);
+        const char *id;
+        if (snd_config_get_id(n, &id) < 0 || is_generic_key(id)) continue;
+        int err = parse_key(c, id, n);
+        if (err == 1) {
+            SNDERR("simcard: unknown field %s", id);
+            err = -EINVAL;
+        }
+        if (err < 0) return err;
+    }
+    if (c->format_count == 0) c->formats[c->format_count++] = SND_PCM_FORMAT_S16_LE;
+    if (c->access_count == 0) {
+        c->accesses[c->access_count++] = SND_PCM_ACCESS_MMAP_INTERLEAVED;
+        c->accesses[c->access_count++] = SND_PCM_ACCESS_RW_INTERLEAVED;
+    }
+    if (c->rate_count == 0 && c->rate_min == 0) c->rates[c->rate_count++] = 48000;
+    if (c->rate_count == 0 && c->rate_max < c->rate_min) c->rate_max = c->rate_min;
+    if (c->channels_min == 0 || c->channels_max < c->channels_min || c->period_step == 0 || c->period_min == 0
+        || c->period_max < c->period_min || c->periods_min < 1 || c->periods_max < c->periods_min) {
+        SNDERR("simcard: inconsistent channel, period or periods limits");
+        return -EINVAL;
+    }
+    return 0;
+}
+
+void simcard_free_config(simcard_config_t *c) {
+    free(c->capture_path);
+    free(c->stats_path);
+    c->capture_path = c->stats_path = NULL;
+}
