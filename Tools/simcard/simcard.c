@@ -328,8 +328,10 @@ static int sim_poll_revents(snd_pcm_ioplug_t *io, struct pollfd *pfd, unsigned i
     switch (io->state) {
     case SND_PCM_STATE_XRUN:
     case SND_PCM_STATE_SUSPENDED:
-    case SND_PCM_STATE_DISCONNECTED:
         *revents = POLLOUT | POLLERR;
+        break;
+    case SND_PCM_STATE_DISCONNECTED:
+        *revents = sim->config.vanish_quietly ? 0 : POLLOUT | POLLERR;
         break;
     case SND_PCM_STATE_PREPARED:
     case SND_PCM_STATE_RUNNING:

@@ -73,7 +73,13 @@ static int get_unsigned(snd_config_t *node, const char *key, unsigned int *out) 
 
 static int get_frames(snd_config_t *node, const char *key, uint64_t *out) {
     long long value;
-    if (snd_config_get_integer64(node, &value) < 0 || value < 0) {
+    long small;
+    if (snd_config_get_integer(node, &small) >= 0) {
+        value = small;
+    } else if (snd_config_get_integer64(node, &value) < 0) {
+        value = -1;
+    }
+    if (value < 0) {
         SNDERR("simcard: %s takes a frame count", key);
         return -EINVAL;
     }
