@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Runs Thrum's whole test suite:
 #   1. installs missing system packages (Tools/system-packages.sh test),
-#   2. builds the package and its tests,
+#   2. builds the simulated sound card (Tools/simcard/build.sh), the package and its tests,
 #   3. runs every test except the real-time ones, in parallel,
 #   4. starts a PulseAudio null sink (Tools/pulse-null-sink.sh) and runs the real-time tests
-#      (suites named *RealTime* or *PulseAudio*) one at a time, never beside other tests,
+#      (suites named *RealTime* or *PulseAudio*, the simulated-card tests among them) one at a time,
+#      never beside other tests,
 #   5. runs the engine and render tests again under ThreadSanitizer (own build folder .build-tsan),
 #   6. runs every test but the real-time ones under AddressSanitizer (.build-asan; XCTest's own leaks
 #      are not ours, so leak detection is off).
@@ -37,6 +38,9 @@ report_skips() {
 trap report_skips EXIT
 
 realtime='RealTime|PulseAudio'
+# The simulated sound card (Tools/simcard): an ALSA plugin the tests load through private configurations.
+THRUM_SIMCARD_PLUGIN="$("$root/Tools/simcard/build.sh")"
+export THRUM_SIMCARD_PLUGIN
 swift build --build-tests
 run_tests swift test --skip-build --skip "$realtime"
 
