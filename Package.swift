@@ -23,6 +23,8 @@ let package = Package(
         .target(name: "AHAPCodec", dependencies: ["ThrumModel"], swiftSettings: strict),
         // Sample-accurate renderer: schedule, voices, mixer. No I/O, no Foundation, real-time safe.
         .target(name: "RenderCore", dependencies: ["ThrumModel"], swiftSettings: strict),
+        // Audio → haptics: the streaming detector (level, onsets, spectrum) and the offline analysis. No dependencies.
+        .target(name: "AudioAnalysis", swiftSettings: strict),
         // Audio files: libsndfile decoding/writing, libsamplerate conversion, limits, path confinement.
         .target(name: "AudioResources", dependencies: ["CSndFile", "CSampleRate"], swiftSettings: strict),
         // ALSA PCM output and the real-time render thread.
@@ -47,6 +49,7 @@ let package = Package(
         .testTarget(
             name: "RenderCoreTests", dependencies: ["RenderCore", "ThrumModel"], exclude: ["Golden"], swiftSettings: strict),
         .testTarget(name: "AudioResourcesTests", dependencies: ["AudioResources"], swiftSettings: strict),
+        .testTarget(name: "AudioAnalysisTests", dependencies: ["AudioAnalysis"], swiftSettings: strict),
         .testTarget(name: "ALSAOutputTests", dependencies: ["ALSAOutput"], swiftSettings: strict),
         .testTarget(name: "ThrumTests", dependencies: ["Thrum", "ThrumTestSupport"], swiftSettings: strict),
         .testTarget(

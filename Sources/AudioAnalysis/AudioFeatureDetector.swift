@@ -1,0 +1,115 @@
+/// What the detector reports at the end of each control tick.
+public struct DetectorTick: Sendable, Equatable {
+    /// Frames processed so far (the tick ends just before this frame).
+    public var frame: Int
+    /// Level of the haptic-relevant band, linear; a steady full-scale sine in the band reads 1.
+    public var level: Float
+    /// Sharpness 0…1 from the spectral centroid (see the settings' sharpness scale).
+    public var sharpness: Float
+    /// An onset detected in this tick, if any.
+    public var onset: DetectedOnset?
+}
+
+/// The detector's state as one plain value: level follower, onset detector and spectrum tracker, stepped
+/// one mono sample at a time. The streaming form of the analysis: the offline analyser and the live
+/// haptics-from-audio path both run it, so they see the same envelope and onsets frame for frame.
+///
+/// Results depend only on the samples, never on how they are split into blocks. It holds raw pointers
+/// (owned by ``AudioFeatureDetector`` or another owner that calls `deallocate()` once), so copying it
+/// costs no reference counting.
+/// - Important: Thread safety: one owner. Real-time safe: `step` yes; `init`/`deallocate` no.
+struct DetectorCore {
+    /// Frames per control tick: the sample rate ÷ 2000, rounded (0.5 ms), at least 1.
+    let tickFrames: Int
+    private var level: LevelFollower
+    private var onsets: OnsetDetector
+    private var spectrum: SpectrumTracker
+    private var untilTick: Int
+    private(set) var frame = 0
+    /// The last completed tick (valid after `step` returned true).
+    private(set) var tick = DetectorTick(frame: 0, level: 0, sharpness: SpectrumTracker.initialSharpness, onset: nil)
+
+    init(settings: AnalysisSettings, sampleRate: Double) {
+        tickFrames = max(1, Int((sampleRate / 2000).rounded()))
+        untilTick = tickFrames
+        level = LevelFollower(settings: settings, sampleRate: sampleRate)
+        let scale = SharpnessScale(low: settings.sharpnessLow, high: settings.sharpnessHigh)
+        onsets = OnsetDetector(settings: settings, sampleRate: sampleRate, scale: scale, tickFrames: tickFrames)
+        spectrum = SpectrumTracker(settings: settings, sampleRate: sampleRate, tickRate: sampleRate / Double(tickFrames))
+    }
+
+    /// Frees the spectrum buffers (call once, from the owner).
+    func deallocate() { spectrum.deallocate() }
+
+    /// Takes one mono sample. Returns true when it completed a control tick (then read `tick`).
+    @inline(__always)
+    mutating func step(_ x: Float) -> Bool {
+        let d = Double(x)
+        level.process(d)
+        onsets.process(d)
+        spectrum.push(x)
+        frame &+= 1
+        untilTick &-= 1
+        guard untilTick == 0 else { return false }
+        untilTick = tickFrames
+        let onset = onsets.tick(frame: frame)
+        tick = DetectorTick(frame: frame, level: Float(level.envelope), sharpness: spectrum.tick(), onset: onset)
+        level.flushTinyState()
+        onsets.flushTinyState()
+        return true
+    }
+}
+
+/// The streaming detector for callers outside this module: feed it blocks of audio, get a
+/// ``DetectorTick`` every 0.5 ms of sound.
+///
+/// All memory is allocated in `init`; `process` allocates nothing, takes no locks and calls no libm,
+/// so it may run on a real-time thread. Output is deterministic and independent of block sizes.
+/// - Important: Thread safety: one thread at a time. Real-time safe: `process` yes; `init`/`deinit` no.
+public final class AudioFeatureDetector {
+    /// The sample rate it was built for, in Hz.
+    public let sampleRate: Double
+    /// Frames per control tick.
+    public var tickFrames: Int { core.tickFrames }
+    /// Frames processed so far.
+    public var frame: Int { core.frame }
+    private var core: DetectorCore
+
+    /// Builds a detector for `sampleRate` Hz (> 0) with `settings` (validated by the caller).
+    public init(sampleRate: Double, settings: AnalysisSettings) {
+        precondition(sampleRate > 0 && sampleRate.isFinite, "AudioFeatureDetector: sample rate must be positive")
+        self.sampleRate = sampleRate
+        core = DetectorCore(settings: settings, sampleRate: sampleRate)
+    }
+
+    deinit { core.deallocate() }
+
+    /// Feeds `frameCount` interleaved frames of `channels` channels (averaged to mono) and calls `body`
+    /// for each tick completed.
+    public func process(
+        interleaved samples: UnsafePointer<Float>, channels: Int, frameCount: Int, _ body: (DetectorTick) -> Void
+    ) {
+        precondition(channels >= 1, "AudioFeatureDetector: channels must be at least 1")
+        var c = core
+        let scale = 1 / Float(channels)
+        for i in 0..<frameCount {
+            let base = i &* channels
+            var sum: Float = 0
+            for ch in 0..<channels { sum += samples[base &+ ch] }
+            if c.step(sum * scale) { body(c.tick) }
+        }
+        core = c
+    }
+
+    /// Feeds `frameCount` frames given as separate left and right buffers (averaged to mono) and calls
+    /// `body` for each tick completed.
+    public func process(
+        left: UnsafePointer<Float>, right: UnsafePointer<Float>, frameCount: Int, _ body: (DetectorTick) -> Void
+    ) {
+        var c = core
+        for i in 0..<frameCount where c.step((left[i] + right[i]) * 0.5) {
+            body(c.tick)
+        }
+        core = c
+    }
+}

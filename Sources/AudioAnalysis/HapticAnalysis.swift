@@ -1,0 +1,97 @@
+/// Sound analysed into haptics: an amplitude envelope, a sharpness envelope and transients, ready to be
+/// written as AHAP or `.haptic`.
+/// - Important: Thread safety: any thread (a value).
+public struct HapticAnalysis: Sendable, Equatable {
+    /// A short, strong event at an onset.
+    public struct Transient: Sendable, Equatable {
+        /// Seconds from the start of the sound.
+        public var time: Double
+        /// Drive amplitude 0…1: the amplitude envelope's peak in the 30 ms after the onset.
+        public var amplitude: Float
+        /// Sharpness 0…1: the sharpness envelope 10 ms after the onset (the hit's spectrum).
+        public var sharpness: Float
+
+        /// Creates a transient.
+        public init(time: Double, amplitude: Float, sharpness: Float) {
+            self.time = time
+            self.amplitude = amplitude
+            self.sharpness = sharpness
+        }
+    }
+
+    /// Length of the sound in seconds.
+    public var duration: Double
+    /// Drive amplitude 0…1 over time (proportional to the band's RMS level; under the square law an
+    /// AHAP intensity is its square root). Starts at time 0 and ends at `duration`.
+    public var amplitude: [Breakpoint]
+    /// Sharpness 0…1 over time (spectral centroid on the settings' logarithmic scale). Starts at time 0
+    /// and ends at `duration`.
+    public var sharpness: [Breakpoint]
+    /// Transients at onsets, in time order.
+    public var transients: [Transient]
+    /// The band's loudest level (peak scale: a full-scale sine reads 1); amplitude 1 when normalising.
+    public var peakLevel: Float
+    /// The tolerance the breakpoints keep to (raised from the setting when the density limit required).
+    public var toleranceUsed: Float
+
+    /// Creates an analysis.
+    public init(
+        duration: Double, amplitude: [Breakpoint], sharpness: [Breakpoint], transients: [Transient],
+        peakLevel: Float, toleranceUsed: Float
+    ) {
+        self.duration = duration
+        self.amplitude = amplitude
+        self.sharpness = sharpness
+        self.transients = transients
+        self.peakLevel = peakLevel
+        self.toleranceUsed = toleranceUsed
+    }
+
+    /// The amplitude envelope's value at `time` (linear between breakpoints, held outside them).
+    public func amplitude(at time: Double) -> Float { Self.value(of: amplitude, at: time) }
+
+    /// The sharpness envelope's value at `time` (linear between breakpoints, held outside them).
+    public func sharpness(at time: Double) -> Float { Self.value(of: sharpness, at: time) }
+
+    /// Linear interpolation through `points` (sorted by time); the end values hold outside them, 0 when empty.
+    public static func value(of points: [Breakpoint], at time: Double) -> Float {
+        guard let first = points.first, let last = points.last else { return 0 }
+        if time <= first.time { return first.value }
+        if time >= last.time { return last.value }
+        var lo = 0
+        var hi = points.count - 1
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if points[mid].time <= time { lo = mid } else { hi = mid }
+        }
+        let a = points[lo]
+        let b = points[hi]
+        let span = b.time - a.time
+        guard span > 0 else { return b.value }
+        return a.value + Float((time - a.time) / span) * (b.value - a.value)
+    }
+}
+
+/// Maps the detector's level to drive amplitude: u = level ÷ reference; 0 at or below the floor
+/// (`floor` dB under the reference), then (u − f)/(1 − f) × gain, clipped to 1.
+/// - Important: Thread safety: any thread (a value). Real-time safe: yes.
+struct LevelMap {
+    let reference: Float
+    let floor: Float
+    let gain: Float
+
+    /// - Parameters:
+    ///   - reference: the level that maps to 1 before the gain (the peak when normalising, else 1).
+    init(settings: AnalysisSettings, reference: Float) {
+        self.reference = reference > 0 ? reference : 1
+        floor = Float(AnalysisMath.amplitude(decibels: settings.floor))
+        gain = Float(AnalysisMath.amplitude(decibels: settings.gain))
+    }
+
+    @inline(__always)
+    func amplitude(_ level: Float) -> Float {
+        let u = level / reference
+        guard u > floor else { return 0 }
+        return min((u - floor) / (1 - floor) * gain, 1)
+    }
+}

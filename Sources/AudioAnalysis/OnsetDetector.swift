@@ -1,0 +1,173 @@
+/// An onset found by the detector.
+public struct DetectedOnset: Sendable, Equatable {
+    /// Where the rise began, in frames from the start of the stream: the end of the control tick where
+    /// the detection function last stopped falling (looking back at most 15.5 ms from the detection).
+    public var frame: Int
+    /// The frame at which the rise crossed the threshold (the end of that control tick).
+    public var detectionFrame: Int
+    /// The detection function there: the energy-weighted rise across the bands, in dB.
+    public var strength: Float
+    /// Which bands rose, as sharpness 0…1: the mean of the bands' centre frequencies, weighted by their
+    /// share of the detection function, on the settings' sharpness scale.
+    public var sharpness: Float
+}
+
+/// Spectral flux on a five-band filter bank, evaluated at each control tick.
+///
+/// Bands: below 110 Hz (from 30 Hz), 110–360, 360–1170, 1170–3800 and above 3800 Hz, each cut by
+/// second-order high- and low-pass filters. Each band's energy is smoothed over one period of its centre
+/// (60, 200, 650, 2100, 6800 Hz), at least 2 ms. Each band's reference is the peak of its energy a lag
+/// ago (twice its smoothing time, 10…31.5 ms), held with a 50 ms decay, so the beating of notes within
+/// a band is not mistaken for onsets. The detection function is each band's rise over its reference, in
+/// dB, positive part only, weighted by the band's share of the energy now; energies are floored at −70 dBFS and at −30 dB under all bands
+/// together, so leakage and noise far below the sound do not count. An onset is reported when the
+/// function reaches the threshold set by the sensitivity plus its own recent mean (100 ms, capped at
+/// the threshold: busy sound raises the bar), at least `minimumOnsetInterval` after the previous
+/// onset; the detector re-arms when the function falls below half that bar.
+/// - Important: Thread safety: a value; one owner. Real-time safe: yes.
+struct OnsetDetector {
+    static let centres: InlineArray<5, Double> = [60, 200, 650, 2100, 6800]
+    /// Band edges (geometric means of neighbouring centres); the lowest band starts at 30 Hz, the
+    /// highest is open.
+    static let edges: InlineArray<4, Double> = [110, 360, 1170, 3800]
+    /// Energy floor relative to all bands together: −30 dB.
+    static let relativeFloor = 1e-3
+    /// Absolute energy floor: −70 dBFS of power.
+    static let floorEnergy = 1e-7
+    /// dB per unit of log2 power: 10 × log10(2).
+    static let decibelsPerOctave: Float = 3.010_299_96
+    /// Ticks of energy history kept per band (the longest lag is one less).
+    static let lagCapacity = 64
+
+    private var highPasses: InlineArray<5, Biquad>
+    private var lowPasses: InlineArray<5, Biquad>
+    private var energy: InlineArray<5, Double> = .init(repeating: 0)
+    private let energyK: InlineArray<5, Double>
+    /// Each band's lag in ticks.
+    private let lag: InlineArray<5, Int>
+    /// Band energies at past ticks: band k's ring is entries k × lagCapacity ..< (k + 1) × lagCapacity.
+    private var past: InlineArray<320, Double> = .init(repeating: 0)
+    private var pastNext = 0
+    /// Each band's reference: the peak of its lagged energy, decaying with a 50 ms time constant.
+    private var reference: InlineArray<5, Double> = .init(repeating: 0)
+    private let referenceDecay: Double
+    /// The bands' centres on the sharpness scale.
+    private let centreSharpness: InlineArray<5, Float>
+    private let threshold: Float
+    private let enabled: Bool
+    private let minimumInterval: Int
+    private let tickFrames: Int
+    private var armed = true
+    private var lastOnset = Int.min / 2
+    private var recentMean: Float = 0
+    private let recentK: Float
+    /// The detection function at the last 32 ticks (a ring), to find where a rise began.
+    private var history: InlineArray<32, Float> = .init(repeating: 0)
+    private var historyNext = 0
+
+    init(settings: AnalysisSettings, sampleRate: Double, scale: SharpnessScale, tickFrames: Int) {
+        let tickRate = sampleRate / Double(tickFrames)
+        var highPasses = InlineArray<5, Biquad>(repeating: .passThrough)
+        var lowPasses = InlineArray<5, Biquad>(repeating: .passThrough)
+        var energyK = InlineArray<5, Double>(repeating: 1)
+        var lag = InlineArray<5, Int>(repeating: 1)
+        var centreSharpness = InlineArray<5, Float>(repeating: 0)
+        for k in 0..<5 {
+            let centre = Self.centres[k]
+            highPasses[k] = .highPass(corner: k == 0 ? 30 : Self.edges[k - 1], sampleRate: sampleRate)
+            lowPasses[k] = k == 4 ? .passThrough : .lowPass(corner: Self.edges[k], sampleRate: sampleRate)
+            let smoothing = max(0.002, 1 / centre)
+            energyK[k] = AnalysisMath.smoothing(seconds: smoothing, rate: sampleRate)
+            lag[k] = min(Self.lagCapacity - 1, max(1, Int((max(0.01, 2 * smoothing) * tickRate).rounded())))
+            centreSharpness[k] = scale.sharpness(frequency: Float(centre))
+        }
+        self.highPasses = highPasses
+        self.lowPasses = lowPasses
+        self.energyK = energyK
+        self.lag = lag
+        self.centreSharpness = centreSharpness
+        enabled = settings.onsetThreshold != nil
+        threshold = Float(settings.onsetThreshold ?? 0)
+        minimumInterval = Int((settings.minimumOnsetInterval * sampleRate).rounded())
+        self.tickFrames = tickFrames
+        recentK = Float(AnalysisMath.smoothing(seconds: 0.1, rate: tickRate))
+        referenceDecay = 1 - AnalysisMath.smoothing(seconds: 0.03, rate: tickRate)
+    }
+
+    /// Takes one mono sample.
+    @inline(__always)
+    mutating func process(_ x: Double) {
+        for k in 0..<5 {
+            let y = lowPasses[k].process(highPasses[k].process(x))
+            energy[k] += energyK[k] * (y * y - energy[k])
+        }
+    }
+
+    /// Evaluates the detection function at the end of a control tick (`frame` = frames processed).
+    /// - Returns: the onset found at this tick, if any.
+    mutating func tick(frame: Int) -> DetectedOnset? {
+        var total = 0.0
+        for k in 0..<5 { total += energy[k] }
+        let floor = max(Self.floorEnergy, Self.relativeFloor * total)
+        let norm = 1 / (total + 5 * floor)
+        var odf: Float = 0
+        var weighted: Float = 0
+        for k in 0..<5 {
+            let ring = k &* Self.lagCapacity
+            let lagged = past[ring &+ ((pastNext &- lag[k]) & (Self.lagCapacity - 1))]
+            past[ring &+ pastNext] = energy[k]
+            reference[k] = max(lagged, reference[k] * referenceDecay)
+            let rise =
+                AnalysisMath.log2Fast(Float(energy[k] + floor)) - AnalysisMath.log2Fast(Float(reference[k] + floor))
+            if rise > 0 {
+                let part = Float((energy[k] + floor) * norm) * rise
+                odf += part
+                weighted += part * centreSharpness[k]
+            }
+        }
+        pastNext = (pastNext &+ 1) & (Self.lagCapacity - 1)
+        guard enabled else { return nil }
+        let sharpness = odf > 0 ? weighted / odf : 0
+        odf *= Self.decibelsPerOctave
+        let bar = threshold + recentMean
+        recentMean += recentK * (min(odf, threshold) - recentMean)
+        history[historyNext] = odf
+        historyNext = (historyNext &+ 1) & 31
+        var found: DetectedOnset? = nil
+        if odf >= bar {
+            if armed && frame - lastOnset >= minimumInterval {
+                found = DetectedOnset(
+                    frame: frame - riseTicks() * tickFrames, detectionFrame: frame, strength: odf, sharpness: sharpness)
+                lastOnset = frame
+            }
+            armed = false
+        } else if odf < bar * 0.5 {
+            armed = true
+        }
+        return found
+    }
+
+    /// Ticks back from the newest to where the detection function last stopped falling (looking
+    /// backwards), at most 31.
+    private func riseTicks() -> Int {
+        var back = 0
+        var current = history[(historyNext &+ 31) & 31]
+        while back < 31 {
+            let earlier = history[(historyNext &+ 30 &- back) & 31]
+            if earlier >= current { break }
+            current = earlier
+            back += 1
+        }
+        return back
+    }
+
+    /// Sets state that has decayed below 1e-30 to exactly 0, so silence never reaches subnormal numbers.
+    mutating func flushTinyState() {
+        for k in 0..<5 {
+            highPasses[k].flushTinyState()
+            lowPasses[k].flushTinyState()
+            if energy[k] < 1e-30 { energy[k] = 0 }
+            if reference[k] < 1e-30 { reference[k] = 0 }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import XCTest
+
+@testable import AudioAnalysis
+
+final class BreakpointReducerTests: XCTestCase {
+    /// Largest distance between `values` (sample i at i × step) and the lines through `points`.
+    func largestError(_ values: [Float], _ points: [Breakpoint], step: Double) -> Float {
+        var worst: Float = 0
+        for (i, v) in values.enumerated() {
+            worst = max(worst, abs(HapticAnalysis.value(of: points, at: Double(i) * step) - v))
+        }
+        return worst
+    }
+
+    func testEverySampleStaysWithinTheTolerance() {
+        var rng = SplitMix64(seed: 5)
+        var v: Float = 0.5
+        let values = (0..<20_000).map { _ -> Float in
+            v = min(max(v + Float(rng.range(-0.003, 0.003)), 0), 1)
+            return v
+        }
+        for tolerance: Float in [0.005, 0.02, 0.1] {
+            let points = BreakpointReducer.reduce(values, start: 0, step: 0.001, tolerance: tolerance)
+            XCTAssertLessThanOrEqual(largestError(values, points, step: 0.001), tolerance * 1.0001)
+            XCTAssertEqual(points.first?.time, 0)
+            XCTAssertEqual(points.last!.time, 19.999, accuracy: 1e-9)
+            XCTAssertTrue(points.allSatisfy { (0...1).contains($0.value) })
+            XCTAssertLessThan(points.count, values.count / 4, "tolerance \(tolerance)")
+        }
+    }
+
+    func testAStraightLineNeedsItsTwoEnds() {
+        let values = (0...1000).map { Float($0) / 1000 }
+        let points = BreakpointReducer.reduce(values, start: 2, step: 0.01, tolerance: 0.001)
+        XCTAssertEqual(points.count, 2)
+        XCTAssertEqual(points[0], Breakpoint(time: 2, value: 0))
+        XCTAssertEqual(points[1].time, 12, accuracy: 1e-9)
+        XCTAssertEqual(points[1].value, 1, accuracy: 1e-6)
+    }
+
+    func testCornersAreKept() {
+        // A triangle: up for 100 samples, down for 100; the apex must survive a tight tolerance.
+        let values = (0...200).map { Float($0 <= 100 ? $0 : 200 - $0) / 100 }
+        let points = BreakpointReducer.reduce(values, start: 0, step: 1, tolerance: 0.001)
+        XCTAssertEqual(points.count, 3)
+        XCTAssertEqual(points[1].time, 100)
+        XCTAssertEqual(points[1].value, 1, accuracy: 0.001)
+    }
+
+    func testTheDensityLimitRaisesTheTolerance() {
+        var rng = SplitMix64(seed: 6)
+        let values = (0..<5000).map { _ in Float(rng.unit()) }
+        let (points, used) = BreakpointReducer.reduce(values, start: 0, step: 0.001, tolerance: 0.01, maxPoints: 50)
+        XCTAssertLessThanOrEqual(points.count, 50)
+        XCTAssertGreaterThan(used, 0.01)
+        XCTAssertLessThanOrEqual(largestError(values, points, step: 0.001), used * 1.0001)
+    }
+
+    func testEdgeCases() {
+        XCTAssertEqual(BreakpointReducer.reduce([], start: 0, step: 1, tolerance: 0.1), [])
+        XCTAssertEqual(BreakpointReducer.reduce([0.4], start: 1, step: 1, tolerance: 0.1), [Breakpoint(time: 1, value: 0.4)])
+    }
+}
