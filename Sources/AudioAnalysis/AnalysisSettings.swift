@@ -23,14 +23,15 @@ public struct AnalysisSettings: Sendable, Equatable {
     public var minimumOnsetInterval: Double
     /// Most breakpoints per second of sound in each envelope (1…500).
     public var breakpointsPerSecond: Double
-    /// Largest difference, on the 0…1 scale, between an envelope and its breakpoints (0.001…0.5);
+    /// Largest difference, on the 0…1 intensity and sharpness scales, between an envelope and its
+    /// breakpoints (0.001…0.5);
     /// raised where needed to stay within ``breakpointsPerSecond``.
     public var tolerance: Double
-    /// Gain applied after normalising, in dB (−40…40); amplitudes are clipped to 1.
+    /// Gain applied to the drive amplitude after normalising, in dB (−40…40); clipped at 1.
     public var gain: Double
-    /// Whether the loudest moment of the band maps to amplitude 1 (true), or full scale does (false).
+    /// Whether the loudest moment of the band maps to intensity 1 (true), or a full-scale sine does (false).
     public var normalize: Bool
-    /// Level below the reference, in dB (−120…−10), under which the band counts as silent (amplitude 0).
+    /// Level below the reference, in dB (−120…−10), under which the band counts as silent (intensity 0).
     public var floor: Double
     /// Spectral centroid in Hz that maps to sharpness 0 (20…2000).
     public var sharpnessLow: Double
@@ -39,8 +40,8 @@ public struct AnalysisSettings: Sendable, Equatable {
 
     /// Creates settings; omitted values are the ``general`` preset's.
     public init(
-        bandLow: Double = 20, bandHigh: Double = 2000, attack: Double = 0.001, hold: Double = 0.015,
-        release: Double = 0.06, onsetSensitivity: Double = 0.5, minimumOnsetInterval: Double = 0.05,
+        bandLow: Double = 20, bandHigh: Double = 2000, attack: Double = 0.001, hold: Double = 0.01,
+        release: Double = 0.02, onsetSensitivity: Double = 0.5, minimumOnsetInterval: Double = 0.05,
         breakpointsPerSecond: Double = 30, tolerance: Double = 0.03, gain: Double = 0, normalize: Bool = true,
         floor: Double = -50, sharpnessLow: Double = 60, sharpnessHigh: Double = 6000
     ) {
@@ -60,21 +61,21 @@ public struct AnalysisSettings: Sendable, Equatable {
         self.sharpnessHigh = sharpnessHigh
     }
 
-    /// Mixed material: a band up to 2 kHz, 1 ms attack, 60 ms release, medium sensitivity.
+    /// Mixed material: a band up to 2 kHz, 1 ms attack, 10 ms hold, 20 ms release, medium sensitivity.
     public static let general = AnalysisSettings()
     /// UI sounds (ticks, taps, confirmations): the whole band, fast envelope, sensitive, dense breakpoints.
     public static let ui = AnalysisSettings(
-        bandHigh: 8000, attack: 0.0005, hold: 0.005, release: 0.02, onsetSensitivity: 0.7,
+        bandHigh: 8000, attack: 0.0005, hold: 0.005, release: 0.015, onsetSensitivity: 0.7,
         minimumOnsetInterval: 0.03, breakpointsPerSecond: 60, tolerance: 0.02)
     /// Impacts and hits: wide band, short hold, moderately sensitive.
     public static let impacts = AnalysisSettings(
-        bandHigh: 4000, attack: 0.001, hold: 0.01, release: 0.08, onsetSensitivity: 0.5, minimumOnsetInterval: 0.05)
+        bandHigh: 4000, attack: 0.001, hold: 0.01, release: 0.04, onsetSensitivity: 0.5, minimumOnsetInterval: 0.05)
     /// Footsteps: the thud band, one onset per step.
     public static let footsteps = AnalysisSettings(
-        bandHigh: 1500, attack: 0.001, hold: 0.01, release: 0.05, onsetSensitivity: 0.6, minimumOnsetInterval: 0.12)
+        bandHigh: 1500, attack: 0.001, hold: 0.01, release: 0.03, onsetSensitivity: 0.6, minimumOnsetInterval: 0.12)
     /// Music: the bass band drives the envelope, only strong onsets become transients, fewer breakpoints.
     public static let music = AnalysisSettings(
-        bandHigh: 250, attack: 0.005, hold: 0.02, release: 0.1, onsetSensitivity: 0.35, minimumOnsetInterval: 0.1,
+        bandHigh: 250, attack: 0.005, hold: 0.02, release: 0.08, onsetSensitivity: 0.35, minimumOnsetInterval: 0.1,
         breakpointsPerSecond: 20, tolerance: 0.04)
 
     /// The presets by name, in the order help lists them.

@@ -1,9 +1,9 @@
 /// Offline analysis of a whole sound into a ``HapticAnalysis``: runs the streaming detector over it,
-/// then normalises the level, maps it to amplitude, reduces both envelopes to breakpoints and places
+/// then normalises the level, maps it to intensity, reduces both envelopes to breakpoints and places
 /// a transient at each onset.
 /// - Important: Thread safety: any thread (pure; each call has its own detector). Real-time safe: no.
 public enum AudioAnalyzer {
-    /// How long after an onset the transient's amplitude is looked for, in seconds.
+    /// How long after an onset the transient's intensity is looked for, in seconds.
     static let transientWindow = 0.03
     /// How long after an onset the transient's sharpness is read, in seconds.
     static let transientSharpnessDelay = 0.01
@@ -37,43 +37,43 @@ public enum AudioAnalyzer {
         let duration = Double(frames) / sampleRate
         let peak = levels.max() ?? 0
         let map = LevelMap(settings: settings, reference: settings.normalize ? peak : 1)
-        let amplitude = levels.map(map.amplitude)
-        holdSharpnessThroughSilence(&sharpness, amplitude: amplitude)
+        let intensity = levels.map(map.intensity)
+        holdSharpnessThroughSilence(&sharpness, intensity: intensity)
 
         let maxPoints = Int((settings.breakpointsPerSecond * duration).rounded(.up)) + 2
         let tolerance = Float(settings.tolerance)
-        var (amplitudePoints, amplitudeTolerance) = BreakpointReducer.reduce(
-            amplitude, start: 0, step: tickSeconds, tolerance: tolerance, maxPoints: maxPoints)
+        var (intensityPoints, intensityTolerance) = BreakpointReducer.reduce(
+            intensity, start: 0, step: tickSeconds, tolerance: tolerance, maxPoints: maxPoints)
         var (sharpnessPoints, sharpnessTolerance) = BreakpointReducer.reduce(
             sharpness, start: 0, step: tickSeconds, tolerance: tolerance, maxPoints: maxPoints)
-        extend(&amplitudePoints, to: duration, tick: tickSeconds)
+        extend(&intensityPoints, to: duration, tick: tickSeconds)
         extend(&sharpnessPoints, to: duration, tick: tickSeconds)
 
         let windowTicks = Int((transientWindow / tickSeconds).rounded())
         let delayTicks = Int((transientSharpnessDelay / tickSeconds).rounded())
         var transients: [HapticAnalysis.Transient] = []
         for onset in onsets {
-            let first = min(onset.frame / detector.tickFrames, amplitude.count - 1)
-            let last = min(first + windowTicks, amplitude.count - 1)
-            let strongest = amplitude[first...last].max() ?? 0
+            let first = min(onset.frame / detector.tickFrames, intensity.count - 1)
+            let last = min(first + windowTicks, intensity.count - 1)
+            let strongest = intensity[first...last].max() ?? 0
             guard strongest > 0 else { continue }
             transients.append(
                 HapticAnalysis.Transient(
-                    time: Double(onset.frame) / sampleRate, amplitude: strongest,
+                    time: Double(onset.frame) / sampleRate, intensity: strongest,
                     sharpness: sharpness[min(first + delayTicks, sharpness.count - 1)]))
         }
         return HapticAnalysis(
-            duration: duration, amplitude: amplitudePoints, sharpness: sharpnessPoints, transients: transients,
-            peakLevel: peak, toleranceUsed: max(amplitudeTolerance, sharpnessTolerance))
+            duration: duration, intensity: intensityPoints, sharpness: sharpnessPoints, transients: transients,
+            peakLevel: peak, toleranceUsed: max(intensityTolerance, sharpnessTolerance))
     }
 
-    /// Where the amplitude is 0 the sharpness means nothing: hold the last value heard (the first value
+    /// Where the intensity is 0 the sharpness means nothing: hold the last value heard (the first value
     /// heard before any sound), so silence costs no breakpoints.
-    static func holdSharpnessThroughSilence(_ sharpness: inout [Float], amplitude: [Float]) {
-        guard let firstHeard = amplitude.firstIndex(where: { $0 > 0 }) else { return }
+    static func holdSharpnessThroughSilence(_ sharpness: inout [Float], intensity: [Float]) {
+        guard let firstHeard = intensity.firstIndex(where: { $0 > 0 }) else { return }
         var held = sharpness[firstHeard]
         for i in sharpness.indices {
-            if amplitude[i] > 0 { held = sharpness[i] } else { sharpness[i] = held }
+            if intensity[i] > 0 { held = sharpness[i] } else { sharpness[i] = held }
         }
     }
 

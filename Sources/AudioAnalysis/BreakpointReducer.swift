@@ -14,46 +14,28 @@ public struct Breakpoint: Sendable, Equatable {
 
 /// Reduces a uniformly sampled envelope to few breakpoints whose straight lines stay within a tolerance
 /// of every sample (the "feasible slope window" method: each segment grows while some line from its
-/// first point passes within the tolerance of every sample so far; linear time, one pass).
+/// first point passes within the tolerance of every sample so far; linear time).
+///
+/// The first and last samples, and the first and last sample of every run of zeros, are kept exactly, so
+/// silence stays exactly 0 and every rise starts from it.
 /// - Important: Thread safety: any thread (pure functions). Real-time safe: no (builds arrays).
 public enum BreakpointReducer {
     /// The breakpoints of `values` (sample i at time `start + i × step`), each sample within
-    /// `tolerance` of the lines between them. The first and last samples are breakpoints.
+    /// `tolerance` of the lines between them.
     /// - Precondition: every value lies in 0…1 (the lines then do too).
     public static func reduce(_ values: [Float], start: Double, step: Double, tolerance: Float) -> [Breakpoint] {
         guard let first = values.first else { return [] }
         var points = [Breakpoint(time: start, value: first)]
-        guard values.count > 1 else { return points }
-        var anchorIndex = 0
-        var anchorValue = first
-        var low = -Float.infinity
-        var high = Float.infinity
-        func close(at index: Int) {
-            // The feasible slope nearest the one that ends on the sample itself.
-            let span = Float(index - anchorIndex)
-            let slope = min(max((values[index] - anchorValue) / span, low), high)
-            let value = min(max(anchorValue + slope * span, 0), 1)
-            points.append(Breakpoint(time: start + Double(index) * step, value: value))
-            anchorIndex = index
-            anchorValue = value
-        }
-        var i = 1
-        while i < values.count {
-            let span = Float(i - anchorIndex)
-            // Lines must pass within the tolerance of sample i and stay within 0…1 there.
-            let lo = max(low, (max(values[i] - tolerance, 0) - anchorValue) / span)
-            let hi = min(high, (min(values[i] + tolerance, 1) - anchorValue) / span)
-            if lo > hi {
-                close(at: i - 1)
-                low = -Float.infinity
-                high = Float.infinity
-                continue  // sample i again, from the new anchor
+        // Exact anchors: the ends, and the ends of each run of zeros.
+        var anchor = 0
+        for i in 1..<values.count {
+            let edgeOfZeros =
+                values[i] == 0 && (values[i - 1] != 0 || (i + 1 < values.count && values[i + 1] != 0))
+            if edgeOfZeros || i == values.count - 1 {
+                reducePiece(values, from: anchor, to: i, start: start, step: step, tolerance: tolerance, into: &points)
+                anchor = i
             }
-            low = lo
-            high = hi
-            i += 1
         }
-        close(at: values.count - 1)
         return points
     }
 
@@ -70,5 +52,43 @@ public enum BreakpointReducer {
             points = reduce(values, start: start, step: step, tolerance: used)
         }
         return (points, used)
+    }
+
+    /// Appends the breakpoints after `values[first]` (already in `points`) up to and including exactly
+    /// `values[last]`.
+    private static func reducePiece(
+        _ values: [Float], from first: Int, to last: Int, start: Double, step: Double, tolerance: Float,
+        into points: inout [Breakpoint]
+    ) {
+        var anchorIndex = first
+        var anchorValue = values[first]
+        var low = -Float.infinity
+        var high = Float.infinity
+        func close(at index: Int, slope: Float) {
+            let value = index == last ? values[last] : min(max(anchorValue + slope * Float(index - anchorIndex), 0), 1)
+            points.append(Breakpoint(time: start + Double(index) * step, value: value))
+            anchorIndex = index
+            anchorValue = value
+            low = -Float.infinity
+            high = Float.infinity
+        }
+        var i = first + 1
+        while i <= last {
+            let span = Float(i - anchorIndex)
+            // Lines must pass within the tolerance of sample i (exactly through the last) and stay in 0…1.
+            let margin = i == last ? 0 : tolerance
+            let lo = max(low, (max(values[i] - margin, 0) - anchorValue) / span)
+            let hi = min(high, (min(values[i] + margin, 1) - anchorValue) / span)
+            if lo > hi {
+                // Close at the previous sample with the feasible slope nearest to ending on it.
+                let previousSpan = Float(i - 1 - anchorIndex)
+                close(at: i - 1, slope: min(max((values[i - 1] - anchorValue) / previousSpan, low), high))
+                continue  // sample i again, from the new anchor
+            }
+            low = lo
+            high = hi
+            i += 1
+        }
+        close(at: last, slope: 0)
     }
 }

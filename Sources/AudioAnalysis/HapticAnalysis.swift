@@ -1,54 +1,57 @@
-/// Sound analysed into haptics: an amplitude envelope, a sharpness envelope and transients, ready to be
+/// Sound analysed into haptics: an intensity envelope, a sharpness envelope and transients, ready to be
 /// written as AHAP or `.haptic`.
+///
+/// Intensity is Core Haptics' perceptual scale: the drive amplitude A (proportional to the band's RMS
+/// level) is I² under the default square law, so I = √A. Envelopes are reduced to breakpoints in this
+/// scale, where equal steps feel about equal.
 /// - Important: Thread safety: any thread (a value).
 public struct HapticAnalysis: Sendable, Equatable {
     /// A short, strong event at an onset.
     public struct Transient: Sendable, Equatable {
         /// Seconds from the start of the sound.
         public var time: Double
-        /// Drive amplitude 0…1: the amplitude envelope's peak in the 30 ms after the onset.
-        public var amplitude: Float
+        /// Intensity 0…1: the intensity envelope's peak in the 30 ms after the onset.
+        public var intensity: Float
         /// Sharpness 0…1: the sharpness envelope 10 ms after the onset (the hit's spectrum).
         public var sharpness: Float
 
         /// Creates a transient.
-        public init(time: Double, amplitude: Float, sharpness: Float) {
+        public init(time: Double, intensity: Float, sharpness: Float) {
             self.time = time
-            self.amplitude = amplitude
+            self.intensity = intensity
             self.sharpness = sharpness
         }
     }
 
     /// Length of the sound in seconds.
     public var duration: Double
-    /// Drive amplitude 0…1 over time (proportional to the band's RMS level; under the square law an
-    /// AHAP intensity is its square root). Starts at time 0 and ends at `duration`.
-    public var amplitude: [Breakpoint]
+    /// Intensity 0…1 over time. Starts at time 0 and ends at `duration`.
+    public var intensity: [Breakpoint]
     /// Sharpness 0…1 over time (spectral centroid on the settings' logarithmic scale). Starts at time 0
     /// and ends at `duration`.
     public var sharpness: [Breakpoint]
     /// Transients at onsets, in time order.
     public var transients: [Transient]
-    /// The band's loudest level (peak scale: a full-scale sine reads 1); amplitude 1 when normalising.
+    /// The band's loudest level (peak scale: a full-scale sine reads 1); intensity 1 when normalising.
     public var peakLevel: Float
     /// The tolerance the breakpoints keep to (raised from the setting when the density limit required).
     public var toleranceUsed: Float
 
     /// Creates an analysis.
     public init(
-        duration: Double, amplitude: [Breakpoint], sharpness: [Breakpoint], transients: [Transient],
+        duration: Double, intensity: [Breakpoint], sharpness: [Breakpoint], transients: [Transient],
         peakLevel: Float, toleranceUsed: Float
     ) {
         self.duration = duration
-        self.amplitude = amplitude
+        self.intensity = intensity
         self.sharpness = sharpness
         self.transients = transients
         self.peakLevel = peakLevel
         self.toleranceUsed = toleranceUsed
     }
 
-    /// The amplitude envelope's value at `time` (linear between breakpoints, held outside them).
-    public func amplitude(at time: Double) -> Float { Self.value(of: amplitude, at: time) }
+    /// The intensity envelope's value at `time` (linear between breakpoints, held outside them).
+    public func intensity(at time: Double) -> Float { Self.value(of: intensity, at: time) }
 
     /// The sharpness envelope's value at `time` (linear between breakpoints, held outside them).
     public func sharpness(at time: Double) -> Float { Self.value(of: sharpness, at: time) }
@@ -72,8 +75,9 @@ public struct HapticAnalysis: Sendable, Equatable {
     }
 }
 
-/// Maps the detector's level to drive amplitude: u = level ÷ reference; 0 at or below the floor
-/// (`floor` dB under the reference), then (u − f)/(1 − f) × gain, clipped to 1.
+/// Maps the detector's level to drive amplitude and intensity: u = level ÷ reference; amplitude 0 at or
+/// below the floor f (`floor` dB under the reference), else (u − f)/(1 − f) × gain, clipped to 1;
+/// intensity = √amplitude.
 /// - Important: Thread safety: any thread (a value). Real-time safe: yes.
 struct LevelMap {
     let reference: Float
@@ -94,4 +98,7 @@ struct LevelMap {
         guard u > floor else { return 0 }
         return min((u - floor) / (1 - floor) * gain, 1)
     }
+
+    @inline(__always)
+    func intensity(_ level: Float) -> Float { amplitude(level).squareRoot() }
 }

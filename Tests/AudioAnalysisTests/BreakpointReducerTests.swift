@@ -61,3 +61,19 @@ final class BreakpointReducerTests: XCTestCase {
         XCTAssertEqual(BreakpointReducer.reduce([0.4], start: 1, step: 1, tolerance: 0.1), [Breakpoint(time: 1, value: 0.4)])
     }
 }
+
+extension BreakpointReducerTests {
+    func testSilenceIsKeptExactlyAndRisesStartFromIt() {
+        // Silence, a bump, silence: the zeros around the bump are breakpoints at exactly 0.
+        var values = [Float](repeating: 0, count: 300)
+        for i in 100..<200 { values[i] = 0.5 + 0.3 * sin(Float(i) / 10) }
+        let points = BreakpointReducer.reduce(values, start: 0, step: 0.001, tolerance: 0.05)
+        for i in [0, 99, 200, 299] {
+            XCTAssertTrue(points.contains(Breakpoint(time: Double(i) * 0.001, value: 0)), "sample \(i) kept as 0")
+        }
+        XCTAssertEqual(HapticAnalysis.value(of: points, at: 0.05), 0)
+        XCTAssertEqual(HapticAnalysis.value(of: points, at: 0.25), 0)
+        XCTAssertLessThanOrEqual(largestError(values, points, step: 0.001), 0.05 * 1.0001)
+        XCTAssertEqual(points.last, Breakpoint(time: 0.299, value: 0))
+    }
+}

@@ -69,7 +69,7 @@ enum Signals {
             onsets.append(t)
             for i in Int(t * rate)..<Int(end * rate) {
                 let u = Double(i) / rate - t
-                let shape = u < attack ? u / attack : (u < attack + hold ? 1 : max(0, (end - Double(i) / rate) / release))
+                let shape = u < attack ? max(u, 0) / attack : (u < attack + hold ? 1 : max(0, (end - Double(i) / rate) / release))
                 envelope[i] = level * shape
             }
             t = end + rng.range(0.1, 0.4)

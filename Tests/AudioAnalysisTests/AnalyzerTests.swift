@@ -1,0 +1,142 @@
+import Foundation
+import XCTest
+
+@testable import AudioAnalysis
+
+func analyze(_ sound: TestSound, settings: AnalysisSettings = .general) -> HapticAnalysis {
+    sound.samples.withUnsafeBufferPointer {
+        AudioAnalyzer.analyze(samples: $0, channels: 1, sampleRate: sound.rate, settings: settings)
+    }
+}
+
+/// The analysed drive amplitude and the sound's known amplitude envelope, on a 1 ms grid. The drive
+/// amplitude is the intensity squared (DECISIONS.md: A = I² by default).
+func envelopeSeries(_ analysis: HapticAnalysis, _ sound: TestSound) -> (found: [Double], known: [Double]) {
+    let times = stride(from: 0.0, to: sound.duration, by: 0.001)
+    return (times.map { Double(analysis.intensity(at: $0) * analysis.intensity(at: $0)) }, times.map { sound.envelope(at: $0) })
+}
+
+final class AnalyzerTests: XCTestCase {
+    func testToneBurstEnvelopesCorrelateWithTheKnownEnvelope() {
+        for (frequency, attack, release) in [(150.0, 0.02, 0.15), (60.0, 0.05, 0.3), (1000.0, 0.005, 0.05), (400.0, 0.1, 0.5)] {
+            let sound = Signals.toneBursts(seconds: 15, frequency: frequency, attack: attack, release: release)
+            let analysis = analyze(sound)
+            let (found, known) = envelopeSeries(analysis, sound)
+            let r = Scores.correlation(found, known)
+            XCTAssertGreaterThanOrEqual(r, 0.95, "\(frequency) Hz, attack \(attack) s, release \(release) s")
+        }
+    }
+
+    func testNoiseStepEnvelopeCorrelatesWithTheKnownEnvelope() {
+        let sound = Signals.noiseSteps(seconds: 20)
+        let (found, known) = envelopeSeries(analyze(sound), sound)
+        XCTAssertGreaterThanOrEqual(Scores.correlation(found, known), 0.95)
+    }
+
+    func testTransientsSitAtTheOnsets() {
+        let sounds = [
+            ("clicks", Signals.clicks(seconds: 20)), ("bursts", Signals.toneBursts(seconds: 20, attack: 0.01)),
+            ("steps", Signals.noiseSteps(seconds: 20)), ("music", Signals.music(seconds: 20)),
+        ]
+        for (name, sound) in sounds {
+            let times = analyze(sound).transients.map(\.time)
+            let score = Scores.f1(found: times, truth: sound.onsets)
+            XCTAssertGreaterThanOrEqual(score.f1, 0.9, "\(name): \(times.count) transients for \(sound.onsets.count) onsets")
+        }
+    }
+
+    /// `.haptic`'s rule: an emphasis is at least as strong as the envelope under it.
+    func testTransientsAreAtLeastAsStrongAsTheEnvelopeUnderThem() {
+        let analysis = analyze(Signals.music(seconds: 10))
+        XCTAssertFalse(analysis.transients.isEmpty)
+        for transient in analysis.transients {
+            XCTAssertGreaterThanOrEqual(transient.intensity, analysis.intensity(at: transient.time) - analysis.toleranceUsed)
+            XCTAssertLessThanOrEqual(transient.intensity, 1)
+            XCTAssertTrue((0...1).contains(transient.sharpness))
+        }
+    }
+
+    func testEnvelopesSpanTheSoundAndKeepTheDensityLimit() {
+        let sound = Signals.music(seconds: 12)
+        for perSecond in [5.0, 30.0, 200.0] {
+            var settings = AnalysisSettings.general
+            settings.breakpointsPerSecond = perSecond
+            let analysis = analyze(sound, settings: settings)
+            for envelope in [analysis.intensity, analysis.sharpness] {
+                XCTAssertEqual(envelope.first?.time, 0)
+                XCTAssertEqual(envelope.last?.time, sound.duration)
+                XCTAssertLessThanOrEqual(Double(envelope.count), perSecond * sound.duration + 3, "\(perSecond) per second")
+                XCTAssertEqual(envelope.map(\.time), envelope.map(\.time).sorted())
+            }
+            XCTAssertEqual(analysis.intensity.map(\.value).max() ?? 0, 1, accuracy: analysis.toleranceUsed + 1e-6)
+        }
+        var tight = AnalysisSettings.general
+        tight.breakpointsPerSecond = 5
+        XCTAssertGreaterThan(analyze(sound, settings: tight).toleranceUsed, Float(tight.tolerance))
+    }
+
+    func testLevelsWithoutNormalisingAreRelativeToFullScale() {
+        let rate = 48_000.0
+        let samples = (0..<Int(rate)).map { Float(0.1 * sin(2 * .pi * 200 * Double($0) / rate)) }
+        let sound = TestSound(rate: rate, samples: samples, onsets: [0], envelope: nil)
+        // Intensity = √amplitude: amplitude 0.1 is intensity 0.316, 0.2 is 0.447.
+        var settings = AnalysisSettings.general
+        settings.normalize = false
+        settings.tolerance = 0.005
+        XCTAssertEqual(analyze(sound, settings: settings).intensity(at: 0.5), Float(0.1).squareRoot(), accuracy: 0.015)
+        settings.gain = 6.0206
+        XCTAssertEqual(analyze(sound, settings: settings).intensity(at: 0.5), Float(0.2).squareRoot(), accuracy: 0.02)
+        settings.normalize = true
+        settings.gain = 0
+        XCTAssertEqual(analyze(sound, settings: settings).intensity(at: 0.5), 1, accuracy: 0.02)
+    }
+
+    func testSoundUnderTheFloorIsSilent() {
+        // A tone at full level for 0.5 s, then the same tone 60 dB lower: under the −50 dB floor.
+        let rate = 48_000.0
+        let samples = (0..<Int(rate)).map { i -> Float in
+            let level = i < Int(rate / 2) ? 0.8 : 0.0008
+            return Float(level * sin(2 * .pi * 300 * Double(i) / rate))
+        }
+        let analysis = analyze(TestSound(rate: rate, samples: samples, onsets: [], envelope: nil))
+        XCTAssertEqual(analysis.intensity(at: 0.3), 1, accuracy: 0.04)
+        XCTAssertEqual(analysis.intensity(at: 0.9), 0)
+    }
+
+    func testSilenceGivesAFlatZeroEnvelopeAndNoTransients() {
+        let analysis = analyze(TestSound(rate: 48_000, samples: [Float](repeating: 0, count: 48_000), onsets: [], envelope: nil))
+        XCTAssertEqual(analysis.intensity.map(\.value), [0, 0])
+        XCTAssertEqual(analysis.sharpness.count, 2)
+        XCTAssertEqual(analysis.transients, [])
+        XCTAssertEqual(analysis.duration, 1)
+        let empty = analyze(TestSound(rate: 48_000, samples: [], onsets: [], envelope: nil))
+        XCTAssertEqual(empty.duration, 0)
+        XCTAssertEqual(empty.intensity.count, 1)
+    }
+
+    func testBassIsDullAndHissIsSharp() {
+        var rng = SplitMix64(seed: 21)
+        let rate = 48_000.0
+        var previous = 0.0
+        let hiss = (0..<Int(rate)).map { _ -> Float in
+            let n = rng.noise()
+            defer { previous = n }
+            return Float(0.3 * (n - previous))
+        }
+        let bass = (0..<Int(rate)).map { Float(0.5 * sin(2 * .pi * 70 * Double($0) / rate)) }
+        let dull = analyze(TestSound(rate: rate, samples: bass, onsets: [], envelope: nil)).sharpness(at: 0.5)
+        let sharp = analyze(TestSound(rate: rate, samples: hiss, onsets: [], envelope: nil)).sharpness(at: 0.5)
+        XCTAssertLessThan(dull, 0.15)
+        XCTAssertGreaterThan(sharp, 0.85)
+    }
+
+    func testOtherSampleRates() {
+        for rate in [44_100.0, 22_050.0, 96_000.0] {
+            let sound = Signals.toneBursts(seconds: 10, attack: 0.01, rate: rate)
+            let analysis = analyze(sound)
+            XCTAssertGreaterThanOrEqual(Scores.f1(found: analysis.transients.map(\.time), truth: sound.onsets).f1, 0.9, "\(rate) Hz")
+            let (found, known) = envelopeSeries(analysis, sound)
+            XCTAssertGreaterThanOrEqual(Scores.correlation(found, known), 0.95, "\(rate) Hz")
+        }
+    }
+}
