@@ -49,7 +49,8 @@ let package = Package(
         .testTarget(
             name: "RenderCoreTests", dependencies: ["RenderCore", "ThrumModel"], exclude: ["Golden"], swiftSettings: strict),
         .testTarget(name: "AudioResourcesTests", dependencies: ["AudioResources"], swiftSettings: strict),
-        .testTarget(name: "AudioAnalysisTests", dependencies: ["AudioAnalysis"], swiftSettings: strict),
+        .testTarget(
+            name: "AudioAnalysisTests", dependencies: ["AudioAnalysis", "ThrumTestSupport"], swiftSettings: strict),
         .testTarget(name: "ALSAOutputTests", dependencies: ["ALSAOutput"], swiftSettings: strict),
         .testTarget(name: "ThrumTests", dependencies: ["Thrum", "ThrumTestSupport"], swiftSettings: strict),
         .testTarget(

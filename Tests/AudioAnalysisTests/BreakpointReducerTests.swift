@@ -1,3 +1,4 @@
+import ThrumTestSupport
 import XCTest
 
 @testable import AudioAnalysis

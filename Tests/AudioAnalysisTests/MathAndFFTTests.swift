@@ -1,4 +1,5 @@
 import Foundation
+import ThrumTestSupport
 import XCTest
 
 @testable import AudioAnalysis

@@ -1,18 +1,7 @@
 import Foundation
+import ThrumTestSupport
 
-/// A tiny seeded generator (SplitMix64), so generated sounds are reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    mutating func range(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * unit() }
+extension SplitMix64 {
     /// Uniform white noise in −1…1.
     mutating func noise() -> Double { 2 * unit() - 1 }
 }
