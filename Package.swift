@@ -21,6 +21,9 @@ let package = Package(
         .target(name: "ThrumModel", swiftSettings: strict),
         // AHAP (JSON) reader with source locations, decoder with diagnostics, encoder.
         .target(name: "AHAPCodec", dependencies: ["ThrumModel"], swiftSettings: strict),
+        // `.haptic` (Meta Haptics Studio / Lofelt v1): reader with diagnostics, validator, writer; conversions
+        // to and from AHAP and to Android's vibration APIs; the native playback form.
+        .target(name: "HapticFormats", dependencies: ["ThrumModel", "AHAPCodec"], swiftSettings: strict),
         // Sample-accurate renderer: schedule, voices, mixer. No I/O, no Foundation, real-time safe.
         .target(name: "RenderCore", dependencies: ["ThrumModel"], swiftSettings: strict),
         // Audio → haptics: the streaming detector (level, onsets, spectrum) and the offline analysis. No dependencies.

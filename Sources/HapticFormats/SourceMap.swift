@@ -1,0 +1,69 @@
+import AHAPCodec
+import Foundation
+import ThrumModel
+
+/// A problem or a loss, found in a `.haptic` file or while converting, at a JSON path of its source.
+/// `SourceMap` turns it into a positioned `Diagnostic`. A value type; thread-safe.
+public struct HapticIssue: Sendable, Equatable {
+    public var severity: Diagnostic.Severity
+    /// The Core Haptics error it corresponds to; nil when none fits (losses in a conversion).
+    public var code: CHHapticError.Code?
+    /// One line saying what is wrong or what is lost.
+    public var message: String
+    /// What to do about it, when there is something simple.
+    public var suggestion: String?
+    /// The JSON path in the source document (`signals.continuous.envelopes.amplitude[3].time`,
+    /// `Pattern[2].Event`); "" for the whole document.
+    public var path: String
+
+    /// Creates an issue.
+    public init(
+        _ severity: Diagnostic.Severity, _ code: CHHapticError.Code? = nil, _ message: String,
+        suggestion: String? = nil, path: String
+    ) {
+        self.severity = severity
+        self.code = code
+        self.message = message
+        self.suggestion = suggestion
+        self.path = path
+    }
+}
+
+/// Where the values of one source document are: its file name and the position of each JSON path.
+/// A value type; thread-safe.
+public struct SourceMap: Sendable {
+    /// The file name used in diagnostics; nil for text without one.
+    public var file: String?
+    /// JSON path → the position where its value starts.
+    public var positions: [String: SourcePosition]
+
+    /// Creates a map.
+    public init(file: String?, positions: [String: SourcePosition] = [:]) {
+        self.file = file
+        self.positions = positions
+    }
+
+    /// The diagnostic for `issue`, at the position of its path or of the nearest ancestor that has one.
+    public func diagnostic(_ issue: HapticIssue) -> Diagnostic {
+        let position = Self.position(of: issue.path, in: positions)
+        return Diagnostic(
+            issue.severity, file: file, line: position?.line, column: position?.column, path: issue.path,
+            message: issue.message, suggestion: issue.suggestion, code: issue.code)
+    }
+
+    /// The position of `path`, or of its nearest ancestor with one (`a.b[2].c` → `a.b[2]` → `a.b` → `a` → "").
+    static func position(of path: String, in positions: [String: SourcePosition]) -> SourcePosition? {
+        var lookup = path
+        while true {
+            if let position = positions[lookup] { return position }
+            if lookup.isEmpty { return nil }
+            if lookup.hasSuffix("]"), let open = lookup.lastIndex(of: "[") {
+                lookup = String(lookup[..<open])
+            } else if let dot = lookup.lastIndex(of: ".") {
+                lookup = String(lookup[..<dot])
+            } else {
+                lookup = ""
+            }
+        }
+    }
+}
