@@ -7,11 +7,35 @@ public struct AHAPDecodeResult: Sendable {
     public var pattern: PatternData?
     /// Every problem found, errors and warnings, in source order.
     public var diagnostics: [Diagnostic]
+    /// Where the pattern's entries are: the JSON path of each of `pattern.events`, `.parameters` and
+    /// `.curves` (`Pattern[3].Event`), in their order, and the position of every JSON path (empty for a
+    /// dictionary). For tools that report on the pattern later (converters).
+    public var sourcePaths: SourcePaths
+
+    /// JSON paths of decoded entries and positions of JSON values.
+    public struct SourcePaths: Sendable {
+        public var events: [String] = []
+        public var parameters: [String] = []
+        public var curves: [String] = []
+        public var positions: [String: SourcePosition] = [:]
+
+        /// Creates paths (empty by default).
+        public init(
+            events: [String] = [], parameters: [String] = [], curves: [String] = [],
+            positions: [String: SourcePosition] = [:]
+        ) {
+            self.events = events
+            self.parameters = parameters
+            self.curves = curves
+            self.positions = positions
+        }
+    }
 
     /// Creates a result.
-    public init(pattern: PatternData?, diagnostics: [Diagnostic]) {
+    public init(pattern: PatternData?, diagnostics: [Diagnostic], sourcePaths: SourcePaths = SourcePaths()) {
         self.pattern = pattern
         self.diagnostics = diagnostics
+        self.sourcePaths = sourcePaths
     }
 
     /// Whether any diagnostic is an error.

@@ -153,7 +153,10 @@ struct DecodeContext {
     mutating func finish(_ pattern: PatternData?) -> AHAPDecodeResult {
         let diagnostics = Self.sorted(self.diagnostics)
         let hasErrors = diagnostics.contains { $0.severity == .error }
-        return AHAPDecodeResult(pattern: hasErrors ? nil : pattern, diagnostics: diagnostics)
+        return AHAPDecodeResult(
+            pattern: hasErrors ? nil : pattern, diagnostics: diagnostics,
+            sourcePaths: AHAPDecodeResult.SourcePaths(
+                events: eventPaths, parameters: parameterPaths, curves: curvePaths, positions: positions))
     }
 
     /// Converts a validator issue to a diagnostic at the source place it refers to.

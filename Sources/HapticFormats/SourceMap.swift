@@ -15,17 +15,20 @@ public struct HapticIssue: Sendable, Equatable {
     /// The JSON path in the source document (`signals.continuous.envelopes.amplitude[3].time`,
     /// `Pattern[2].Event`); "" for the whole document.
     public var path: String
+    /// Which input it is in, when several documents are converted together (their index); else 0.
+    public var source: Int
 
     /// Creates an issue.
     public init(
         _ severity: Diagnostic.Severity, _ code: CHHapticError.Code? = nil, _ message: String,
-        suggestion: String? = nil, path: String
+        suggestion: String? = nil, path: String, source: Int = 0
     ) {
         self.severity = severity
         self.code = code
         self.message = message
         self.suggestion = suggestion
         self.path = path
+        self.source = source
     }
 }
 
