@@ -50,6 +50,9 @@ let package = Package(
             name: "AHAPCodecTests", dependencies: ["AHAPCodec", "ThrumModel", "ThrumTestSupport"], exclude: ["Fixtures", "Snapshots"],
             swiftSettings: strict),
         .testTarget(
+            name: "HapticFormatsTests", dependencies: ["HapticFormats", "AHAPCodec", "ThrumModel"],
+            exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(
             name: "RenderCoreTests", dependencies: ["RenderCore", "ThrumModel"], exclude: ["Golden"], swiftSettings: strict),
         .testTarget(name: "AudioResourcesTests", dependencies: ["AudioResources"], swiftSettings: strict),
         .testTarget(
