@@ -78,7 +78,10 @@ extension AHAPToHaptic {
                     reference = voice
                 }
             }
-            let voice = reference ?? (started > 0 ? voices[started - 1] : voices[0])
+            // None sounds: the latest started (strictly before, for the value just before `time`).
+            var latest = started
+            while before && latest > 0 && voices[latest - 1].start >= time { latest -= 1 }
+            let voice = reference ?? (latest > 0 ? voices[latest - 1] : voices[0])
             let value = min(max(voice.sharpness + sharpness[voice.source].value(at: time, before: before), 0), 1)
             return value * value
         }

@@ -94,8 +94,8 @@ struct HapticMeaning {
 }
 
 /// What an AHAP document means to Core Haptics, read straight from its JSON: the effective intensity and
-/// sharpness of its HapticContinuous events (event value × / + the control curve in force, the latest
-/// started curve governing) and its transients. `absoluteTimes` reads curve point times as absolute (how
+/// sharpness of its HapticContinuous events (event value × / + the control in force: the latest started
+/// curve or `Parameter` step governs) and its transients. `absoluteTimes` reads curve point times as absolute (how
 /// Meta's exports are written) instead of relative to the curve's `Time` (Apple's documentation).
 struct AHAPMeaning {
     struct Curve {
@@ -128,6 +128,16 @@ struct AHAPMeaning {
                     transients.append((time, intensity, sharpness))
                 default:
                     break
+                }
+            }
+            if let step = entry["Parameter"] as? [String: Any] {
+                // A step holds its value from its time on, like a one-point curve starting then.
+                let time = try #require(double(step["Time"]))
+                let value = double(step["ParameterValue"]) ?? 0
+                switch step["ParameterID"] as? String {
+                case "HapticIntensityControl": intensityCurves.append(Curve(start: time, points: [(time, value)]))
+                case "HapticSharpnessControl": sharpnessCurves.append(Curve(start: time, points: [(time, value)]))
+                default: break
                 }
             }
             if let curve = entry["ParameterCurve"] as? [String: Any] {
@@ -171,7 +181,9 @@ struct AHAPMeaning {
     var end: Double { continuous.map(\.1).max() ?? 0 }
 }
 
-/// The times 0, 1 ms, 2 ms … up to `end` (seconds).
+/// The times 0, 1 ms, 2 ms … up to `end` (seconds), each 1 ns late: a jump at an exact time (a step, the
+/// edge of an event) is then compared on the same side in both documents, although a time rebuilt as curve
+/// `Time` + relative point time may differ from the original in its last bit.
 func millisecondGrid(to end: Double) -> [Double] {
-    (0...Int((end * 1000).rounded(.up))).map { Double($0) / 1000 }
+    (0...Int((end * 1000).rounded(.up))).map { Double($0) / 1000 + 1e-9 }
 }
