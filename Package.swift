@@ -50,7 +50,7 @@ let package = Package(
             name: "AHAPCodecTests", dependencies: ["AHAPCodec", "ThrumModel", "ThrumTestSupport"], exclude: ["Fixtures", "Snapshots"],
             swiftSettings: strict),
         .testTarget(
-            name: "HapticFormatsTests", dependencies: ["HapticFormats", "AHAPCodec", "ThrumModel"],
+            name: "HapticFormatsTests", dependencies: ["HapticFormats", "AHAPCodec", "ThrumModel", "ThrumTestSupport"],
             exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(
             name: "RenderCoreTests", dependencies: ["RenderCore", "ThrumModel"], exclude: ["Golden"], swiftSettings: strict),

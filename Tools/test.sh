@@ -11,7 +11,8 @@
 #      are not ours, so leak detection is off).
 # Set THRUM_SKIP_SANITIZERS=1 to skip steps 5 and 6 while iterating.
 # The corpus suites read the shared AHAP corpus at $THRUM_CORPUS, else ../shared/corpus beside the
-# repository; without one they are skipped. Every skipped test is listed, with its reason, at the end.
+# repository, and the .haptic oracle suites Meta's test files at $THRUM_ORACLES, else ../shared/oracles;
+# without them they are skipped. Every skipped test is listed, with its reason, at the end.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -19,6 +20,8 @@ cd "$root"
 
 corpus="${THRUM_CORPUS:-$(dirname "$root")/shared/corpus}"
 if [[ -d "$corpus" ]]; then echo "AHAP corpus: $corpus"; else echo "AHAP corpus: none at $corpus (its suites are skipped)"; fi
+oracles="${THRUM_ORACLES:-$(dirname "$root")/shared/oracles}"
+if [[ -d "$oracles" ]]; then echo "Meta oracles: $oracles"; else echo "Meta oracles: none at $oracles (their suites are skipped)"; fi
 
 log="$(mktemp -t thrum-test-log.XXXXXX)"
 # Runs a test command, keeping its output to list the skipped tests at the end.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThrumTestSupport
 
 /// Paths of this test target's fixtures and of Meta's oracles.
 enum TestPaths {
@@ -12,22 +13,13 @@ enum TestPaths {
     static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
 }
 
-/// Meta's `.haptic` test files and their expected AHAP (`oracles/meta-haptics-sdk/test_files`), found via
-/// `THRUM_ORACLES` (the `oracles` folder) or `../shared/oracles` beside the package. Absent on users' clones.
+/// Meta's oracle files, through `TestOracles`.
 enum Oracles {
-    static let directory: URL = {
-        if let path = ProcessInfo.processInfo.environment["THRUM_ORACLES"], !path.isEmpty {
-            return URL(fileURLWithPath: path)
-        }
-        return TestPaths.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/oracles")
-    }()
-    static let testFiles = directory.appendingPathComponent("meta-haptics-sdk/test_files")
-    static let available = FileManager.default.fileExists(atPath: testFiles.appendingPathComponent("valid_v1.haptic").path)
-    static let skipReason: Comment =
-        "Meta's oracle files not found: set THRUM_ORACLES to the shared oracles folder (they are not in the repository)"
+    static let available = TestOracles.isAvailable
+    static let skipReason = Comment(rawValue: TestOracles.skipReason)
 
     /// The path of an oracle test file.
-    static func file(_ name: String) -> String { testFiles.appendingPathComponent(name).path }
+    static func file(_ name: String) -> String { TestOracles.metaTestFile(name) }
 }
 
 /// A JSON file or text as Foundation objects (an outside reader, independent of Thrum's JSON reader).
