@@ -167,15 +167,17 @@ public enum AndroidExport {
         for (index, target) in targets.enumerated() {
             var millis = Int((target.time * 1000).rounded())
             if index + 1 < targets.count && targets[index + 1].time == target.time { millis -= 1 }
-            let point = AndroidVibration.ControlPoint(
-                intensity: target.intensity, sharpness: target.sharpness, durationMillis: 0)
+            if points.isEmpty && millis <= 0 {
+                if target.intensity == 0 { continue }  // where the builder starts anyway
+                millis = 1
+            }
             if let previous = times.last, millis <= previous {
                 if target.time != targets[index - 1].time && merged == nil { merged = target.path }
-                points[points.count - 1].intensity = point.intensity
-                points[points.count - 1].sharpness = point.sharpness
+                points[points.count - 1].intensity = target.intensity
+                points[points.count - 1].sharpness = target.sharpness
             } else {
-                millis = max(millis, 1)
-                points.append(point)
+                points.append(
+                    AndroidVibration.ControlPoint(intensity: target.intensity, sharpness: target.sharpness, durationMillis: 0))
                 times.append(millis)
             }
         }
