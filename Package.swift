@@ -1,6 +1,10 @@
 // swift-tools-version: 6.2
 // Thrum: Apple's Core Haptics rebuilt in Swift for Linux.
-// Dependencies point one way: model → codec → render core → engine → CLI.
+// Dependencies point one way, from the pattern model up to the command line:
+//   ThrumModel ← AHAPCodec, RenderCore; AudioResources (libsndfile, libsamplerate) and ALSAOutput (ALSA)
+//   stand alone; Thrum (the engine and public API) ← all five; ThrumCommandLine ← Thrum and the modules it
+//   drives directly; ThrumCLI ← ThrumCommandLine. Each target declares exactly the targets it imports
+//   (Tools/check-imports.py, run by Tools/test.sh).
 import PackageDescription
 
 let strict: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
@@ -32,14 +36,16 @@ let package = Package(
         .target(name: "AudioResources", dependencies: ["CSndFile", "CSampleRate"], swiftSettings: strict),
         // ALSA PCM output and the real-time render thread.
         .target(name: "ALSAOutput", dependencies: ["CALSA"], swiftSettings: strict),
-        // The public Core Haptics API: re-exports the model, adds the engine and players.
+        // The public Core Haptics API: re-exports Foundation, the model and the engine's option types
+        // (ChannelMap, ActuatorProfile, AudioResourceLimits), adds the engine and players.
         .target(
             name: "Thrum",
             dependencies: ["ThrumModel", "AHAPCodec", "RenderCore", "AudioResources", "ALSAOutput"],
             swiftSettings: strict),
         // Command-line commands and the in-house argument parser (a library so tests can drive it).
         .target(
-            name: "ThrumCommandLine", dependencies: ["Thrum", "AHAPCodec", "RenderCore", "AudioResources", "ALSAOutput"],
+            name: "ThrumCommandLine",
+            dependencies: ["Thrum", "ThrumModel", "AHAPCodec", "RenderCore", "AudioResources", "ALSAOutput"],
             swiftSettings: strict),
         .executableTarget(name: "ThrumCLI", dependencies: ["ThrumCommandLine"], swiftSettings: strict),
 
@@ -58,9 +64,12 @@ let package = Package(
         .testTarget(
             name: "AudioAnalysisTests", dependencies: ["AudioAnalysis", "ThrumTestSupport"], swiftSettings: strict),
         .testTarget(name: "ALSAOutputTests", dependencies: ["ALSAOutput"], swiftSettings: strict),
-        .testTarget(name: "ThrumTests", dependencies: ["Thrum", "ThrumTestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "ThrumCommandLineTests", dependencies: ["ThrumCommandLine"], exclude: ["Snapshots"],
+            name: "ThrumTests", dependencies: ["Thrum", "AHAPCodec", "AudioResources", "ThrumTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ThrumCommandLineTests",
+            dependencies: ["ThrumCommandLine", "ThrumModel", "RenderCore", "AudioResources"], exclude: ["Snapshots"],
             swiftSettings: strict),
         .testTarget(name: "CoreHapticsExamplesTests", dependencies: ["Thrum"], swiftSettings: strict),
         // Reference code written for app targets, compiled as Xcode 26 compiles them: main-actor by default.

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs Thrum's whole test suite:
 #   1. installs missing system packages (Tools/system-packages.sh test),
-#   2. builds the simulated sound card (Tools/simcard/build.sh), the package and its tests,
+#   2. checks that Package.swift declares every import (Tools/check-imports.py), builds the simulated
+#      sound card (Tools/simcard/build.sh), the package and its tests (with SwiftPM's import check and
+#      warnings as errors),
 #   3. runs every test except the real-time ones, in parallel,
 #   4. starts a PulseAudio null sink (Tools/pulse-null-sink.sh) and runs the real-time tests
 #      (suites named *RealTime* or *PulseAudio*, the simulated-card tests among them) one at a time,
@@ -41,10 +43,11 @@ report_skips() {
 trap report_skips EXIT
 
 realtime='RealTime|PulseAudio'
+"$root/Tools/check-imports.py"
 # The simulated sound card (Tools/simcard): an ALSA plugin the tests load through private configurations.
 THRUM_SIMCARD_PLUGIN="$("$root/Tools/simcard/build.sh")"
 export THRUM_SIMCARD_PLUGIN
-swift build --build-tests
+swift build --build-tests --explicit-target-dependency-import-check error -Xswiftc -warnings-as-errors
 run_tests swift test --skip-build --skip "$realtime"
 
 eval "$("$root/Tools/pulse-null-sink.sh" start)"

@@ -1,7 +1,14 @@
 // `import Thrum` stands in for `import CoreHaptics`: like Apple's framework it brings Foundation
-// (TimeInterval, URL, Bundle) and the pattern model. The render core and audio resource modules are
-// re-exported too, because engine options use their types (ChannelMap, ActuatorProfile, AudioResourceLimits).
-@_exported import AudioResources
+// (TimeInterval, URL, Bundle) and the pattern model. Of the render core and the audio resources it
+// re-exports only the types `CHHapticEngine.Options` is made of (channel map, actuator profile, audio
+// limits) and the errors their initialisers throw; the renderer, compiled patterns and the file loader
+// stay internal to the package (its CLI and tests import those modules explicitly).
 @_exported import Foundation
-@_exported import RenderCore
 @_exported import ThrumModel
+@_exported public import struct AudioResources.AudioResourceLimits
+@_exported public import struct RenderCore.ActuatorProfile
+@_exported public import enum RenderCore.ActuatorProfileError
+@_exported public import struct RenderCore.ChannelMap
+@_exported public import enum RenderCore.ChannelMapError
+@_exported public import enum RenderCore.ChannelSource
+@_exported public import enum RenderCore.IntensityLaw

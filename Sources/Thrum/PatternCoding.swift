@@ -1,4 +1,4 @@
-import AHAPCodec
+internal import AHAPCodec
 import Foundation
 import ThrumModel
 

@@ -1,8 +1,8 @@
-import ALSAOutput
-import AudioResources
+internal import ALSAOutput
+internal import AudioResources
 import Foundation
-import RenderCore
-import Synchronization
+internal import RenderCore
+internal import Synchronization
 
 /// The Core Haptics engine on Linux: one render thread mixing haptics and audio onto an ALSA device
 /// (or into buffers you pull, in offline mode) on one sample clock.

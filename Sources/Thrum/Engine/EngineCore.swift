@@ -1,6 +1,6 @@
-import ALSAOutput
-import RenderCore
-import Synchronization
+internal import ALSAOutput
+internal import RenderCore
+internal import Synchronization
 
 /// The render side of an engine: the renderer, its bus buffers and the channel map. Owned by exactly one
 /// thread — the ALSA playback thread in live mode, the caller of `renderOffline` in offline mode — so

@@ -1,6 +1,6 @@
-import ALSAOutput
-import AudioResources
-import RenderCore
+internal import ALSAOutput
+internal import AudioResources
+internal import RenderCore
 
 extension CHHapticEngine {
     /// Where an engine sends its output.

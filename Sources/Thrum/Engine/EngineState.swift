@@ -1,8 +1,8 @@
-import ALSAOutput
-import AudioResources
+internal import ALSAOutput
+internal import AudioResources
 import Foundation
-import RenderCore
-import Synchronization
+internal import RenderCore
+internal import Synchronization
 
 /// One pattern instance occupying a renderer slot; keeps the compiled pattern alive until the render
 /// thread reports the slot's end, so the render thread never frees it.

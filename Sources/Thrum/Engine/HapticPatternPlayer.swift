@@ -1,5 +1,5 @@
 import Foundation
-import RenderCore
+internal import RenderCore
 
 /// The transport settings an instance starts with.
 struct Transport {

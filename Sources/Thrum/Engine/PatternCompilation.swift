@@ -1,7 +1,7 @@
-import AHAPCodec
-import AudioResources
+internal import AHAPCodec
+internal import AudioResources
 import Foundation
-import RenderCore
+internal import RenderCore
 
 /// Decodes AHAP data for `playPattern(from: Data)`.
 enum AHAPDecoderBridge {

@@ -1,5 +1,5 @@
-import RenderCore
-import Synchronization
+internal import RenderCore
+internal import Synchronization
 
 /// A discrete command from the control side to the render thread. Fixed size; patterns travel as
 /// references the control side keeps alive until the slot's end is reported.

@@ -1,4 +1,4 @@
-import Synchronization
+internal import Synchronization
 
 /// A fixed-capacity, lock-free ring for exactly one producer thread and one consumer thread.
 ///
