@@ -1,5 +1,5 @@
 import Foundation
-import RenderCore
+internal import RenderCore
 
 /// The JSON form of an actuator profile (`Resources/Actuators/*.json`), e.g.
 /// `{"name": "default", "lowFrequency": 80, "highFrequency": 230, "law": "square", "gain": 1,
