@@ -21,6 +21,8 @@ let package = Package(
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
+        // openat2(2) with RESOLVE_BENEATH (a system call glibc does not wrap), for confined resource paths.
+        .target(name: "CConfinedOpen"),
 
         // Core Haptics pattern model: CH* classes, IDs, errors, parameter attribute table, value data.
         .target(name: "ThrumModel", swiftSettings: strict),
@@ -34,7 +36,7 @@ let package = Package(
         // Audio → haptics: the streaming detector (level, onsets, spectrum) and the offline analysis. No dependencies.
         .target(name: "AudioAnalysis", swiftSettings: strict),
         // Audio files: libsndfile decoding/writing, libsamplerate conversion, limits, path confinement.
-        .target(name: "AudioResources", dependencies: ["CSndFile", "CSampleRate"], swiftSettings: strict),
+        .target(name: "AudioResources", dependencies: ["CSndFile", "CSampleRate", "CConfinedOpen"], swiftSettings: strict),
         // ALSA PCM output and the real-time render thread.
         .target(name: "ALSAOutput", dependencies: ["CALSA"], swiftSettings: strict),
         // The public Core Haptics API: re-exports Foundation, the model and the engine's option types

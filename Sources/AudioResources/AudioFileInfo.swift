@@ -26,18 +26,23 @@ public struct AudioFileInfo: Sendable, Equatable {
     /// Opens `path` with libsndfile and reads its header. Any thread; not real-time safe.
     /// - Throws: `.missing` if there is no file, `.unreadable` with libsndfile's message otherwise.
     public static func probe(_ path: String) throws(AudioResourceError) -> AudioFileInfo {
-        let fileBytes = try AudioFileLoader.fileSize(path, displayName: path)
+        try probe(AudioFileHandle(path: path))
+    }
+
+    /// Reads the header of an open file with libsndfile. Any thread; not real-time safe.
+    /// - Throws: `.unreadable` with libsndfile's message.
+    public static func probe(_ file: AudioFileHandle) throws(AudioResourceError) -> AudioFileInfo {
         var info = SF_INFO()
-        guard let file = sf_open(path, Int32(SFM_READ), &info) else {
-            throw .unreadable(path: path, reason: SndFile.errorMessage(nil))
+        guard let sound = file.openSoundFile(&info) else {
+            throw .unreadable(path: file.displayName, reason: SndFile.errorMessage(nil))
         }
-        defer { sf_close(file) }
+        defer { sf_close(sound) }
         return AudioFileInfo(
             frames: info.frames >= 0 && info.frames < Int64.max ? Int(info.frames) : nil,
             channels: Int(info.channels),
             sampleRate: Int(info.samplerate),
             formatName: SndFile.formatName(info.format),
             formatCode: info.format,
-            fileBytes: fileBytes)
+            fileBytes: file.byteCount)
     }
 }

@@ -41,17 +41,11 @@ public enum AudioFileLoader {
     /// Sample rates accepted from a file header, in Hz.
     public static let acceptedSampleRates = 1...1_536_000
 
-    /// Loads `path`, checks it against `limits` and converts it to `targetSampleRate`.
-    ///
-    /// Order of checks: the file exists; its size on disk ≤ `limits.maxFileBytes`; libsndfile
-    /// opens it; its declared length (frames ÷ file rate) ≤ `limits.maxDurationSeconds`; the
-    /// decoded size at the target rate fits `limits.maxTotalDecodedBytes` on its own; then the
-    /// samples are read (as 32-bit float) and converted.
+    /// Opens `path` (symbolic links followed, no confinement) and loads it: see ``load(_:targetSampleRate:limits:quality:)``.
     ///
     /// - Parameters:
     ///   - path: file to read.
-    ///   - targetSampleRate: output rate in Hz (the engine rate). The output has
-    ///     `round(frames × targetSampleRate / fileRate)` frames; pitch and duration are kept.
+    ///   - targetSampleRate: output rate in Hz (the engine rate).
     ///   - limits: size, length and memory limits.
     ///   - quality: libsamplerate converter (default ``ResampleQuality/medium``).
     ///   - displayName: the name used in error messages (e.g. the pattern's `EventWaveformPath`);
@@ -64,19 +58,44 @@ public enum AudioFileLoader {
         quality: ResampleQuality = .medium,
         displayName: String? = nil
     ) throws(AudioResourceError) -> DecodedAudio {
-        let name = displayName ?? path
+        try load(
+            AudioFileHandle(path: path, displayName: displayName), targetSampleRate: targetSampleRate, limits: limits,
+            quality: quality)
+    }
+
+    /// Checks an open file against `limits` and decodes it, converted to `targetSampleRate`.
+    ///
+    /// Order of checks: its size on disk (of the open file) ≤ `limits.maxFileBytes`; libsndfile
+    /// opens it; its declared length (frames ÷ file rate) ≤ `limits.maxDurationSeconds`; the
+    /// decoded size at the target rate fits `limits.maxTotalDecodedBytes` on its own; then the
+    /// samples are read (as 32-bit float) and converted.
+    ///
+    /// - Parameters:
+    ///   - file: the open file; its ``AudioFileHandle/displayName`` names it in errors.
+    ///   - targetSampleRate: output rate in Hz (the engine rate). The output has
+    ///     `round(frames × targetSampleRate / fileRate)` frames; pitch and duration are kept.
+    ///   - limits: size, length and memory limits.
+    ///   - quality: libsamplerate converter (default ``ResampleQuality/medium``).
+    /// - Returns: the decoded audio, 1 or 2 channels, at `targetSampleRate`.
+    public static func load(
+        _ file: AudioFileHandle,
+        targetSampleRate: Double,
+        limits: AudioResourceLimits = .default,
+        quality: ResampleQuality = .medium
+    ) throws(AudioResourceError) -> DecodedAudio {
+        let name = file.displayName
+        let path = file.path
         precondition(targetSampleRate > 0 && targetSampleRate.isFinite, "targetSampleRate must be positive")
 
-        let bytes = try fileSize(path, displayName: name)
-        if bytes > limits.maxFileBytes {
-            throw .fileTooLarge(path: name, bytes: bytes, limit: limits.maxFileBytes)
+        if file.byteCount > limits.maxFileBytes {
+            throw .fileTooLarge(path: name, bytes: file.byteCount, limit: limits.maxFileBytes)
         }
 
         var info = SF_INFO()
-        guard let file = sf_open(path, Int32(SFM_READ), &info) else {
+        guard let sound = file.openSoundFile(&info) else {
             throw .unreadable(path: name, reason: SndFile.errorMessage(nil))
         }
-        defer { sf_close(file) }
+        defer { sf_close(sound) }
 
         let channels = Int(info.channels)
         let fileRate = Int(info.samplerate)
@@ -84,7 +103,7 @@ public enum AudioFileLoader {
         guard acceptedSampleRates.contains(fileRate) else {
             throw .unreadable(path: name, reason: "the file declares an unusable sample rate of \(fileRate) Hz")
         }
-        if let note = SndFile.truncationNote(inLog: SndFile.log(file)) {
+        if let note = SndFile.truncationNote(inLog: SndFile.log(sound)) {
             throw .unreadable(path: name, reason: note)
         }
 
@@ -111,7 +130,7 @@ public enum AudioFileLoader {
         var chunk = [Float](repeating: 0, count: chunkFrames * channels)
         var framesRead = 0
         while true {
-            let got = chunk.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, Int64(chunkFrames)) }
+            let got = chunk.withUnsafeMutableBufferPointer { sf_readf_float(sound, $0.baseAddress, Int64(chunkFrames)) }
             if got <= 0 { break }
             let n = Int(got)
             framesRead += n
@@ -127,9 +146,9 @@ public enum AudioFileLoader {
             }
             if let declaredFrames, framesRead >= declaredFrames { break }
         }
-        let status = sf_error(file)
+        let status = sf_error(sound)
         if status != 0 {
-            throw .unreadable(path: name, reason: "decoding failed after \(framesRead) frames: \(SndFile.errorMessage(file))")
+            throw .unreadable(path: name, reason: "decoding failed after \(framesRead) frames: \(SndFile.errorMessage(sound))")
         }
         if let declaredFrames, framesRead != declaredFrames {
             throw .unreadable(
@@ -137,7 +156,7 @@ public enum AudioFileLoader {
                 reason: "the file is truncated or damaged: its header declares \(declaredFrames) frames but only \(framesRead) could be decoded")
         }
         if declaredFrames == nil {
-            if let note = SndFile.truncationNote(inLog: SndFile.log(file)) {
+            if let note = SndFile.truncationNote(inLog: SndFile.log(sound)) {
                 throw .unreadable(path: name, reason: note)
             }
             // Length was unknown up front: apply the memory check now, before converting.
@@ -161,29 +180,6 @@ public enum AudioFileLoader {
     /// Frames produced by converting `frames` frames at `ratio` (output rate ÷ input rate).
     public static func outputFrameCount(_ frames: Int, ratio: Double) -> Int {
         Int((Double(frames) * ratio).rounded())
-    }
-
-    /// Size of `path` on disk in bytes; throws `.missing` or `.unreadable` (for folders).
-    static func fileSize(_ path: String, displayName: String) throws(AudioResourceError) -> Int {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .missing(path: displayName, searched: [path])
-        }
-        if isDirectory.boolValue { throw .unreadable(path: displayName, reason: "it is a folder, not a file") }
-        let attributes: [FileAttributeKey: Any]
-        do {
-            attributes = try FileManager.default.attributesOfItem(atPath: path)
-        } catch {
-            throw .unreadable(path: displayName, reason: "cannot read its size: \(error.localizedDescription)")
-        }
-        // Devices and pipes could block or never end; only regular files (after links) are audio resources.
-        let target = ResourcePathResolver.realPath(path) ?? path
-        if let type = (try? FileManager.default.attributesOfItem(atPath: target))?[.type] as? FileAttributeType,
-            type != .typeRegular
-        {
-            throw .unreadable(path: displayName, reason: "it is not a regular file")
-        }
-        return (attributes[.size] as? NSNumber)?.intValue ?? 0
     }
 
     /// Converts interleaved `samples` with libsamplerate into newly allocated storage of exactly

@@ -37,8 +37,9 @@ struct EngineState {
     var lastDeviceError: String?
     var resources: [CHHapticAudioResourceID: RegisteredResource] = [:]
     var nextResourceID: CHHapticAudioResourceID = 1
-    /// AHAP audio files by resolved path, loaded once and kept for the engine's life.
-    var fileCache: [String: SampleBuffer] = [:]
+    /// AHAP audio files by the identity (device, inode) of the file opened, loaded once and kept for
+    /// the engine's life.
+    var fileCache: [AudioFileHandle.Identity: SampleBuffer] = [:]
 
     init(maxPlayers: Int) {
         slots = Array(repeating: nil, count: maxPlayers)

@@ -105,14 +105,13 @@ extension CHHapticEngine {
     func loadFile(_ path: String, folder: String?) throws -> SampleBuffer {
         let resolver = ResourcePathResolver(roots: options.resourceRoots, allowAnyPath: options.allowAnyResourcePath)
         do {
-            let resolved = try resolver.resolve(path, relativeTo: folder)
-            if let cached = state.withLock({ $0.fileCache[resolved] }) { return cached }
+            let file = try resolver.open(path, relativeTo: folder)
+            if let cached = state.withLock({ $0.fileCache[file.identity] }) { return cached }
             let audio = try AudioFileLoader.load(
-                path: resolved, targetSampleRate: options.sampleRate, limits: options.resourceLimits,
-                displayName: path)
+                file, targetSampleRate: options.sampleRate, limits: options.resourceLimits)
             try budget.reserve(audio, file: path)
             let buffer = Self.buffer(for: audio)
-            state.withLock { $0.fileCache[resolved] = buffer }
+            state.withLock { $0.fileCache[file.identity] = buffer }
             return buffer
         } catch {
             throw CHHapticError(error)
