@@ -15,6 +15,17 @@ public enum AudioSampleFormat: String, Sendable, Equatable, CaseIterable {
 /// Writes interleaved float frames to an audio file with libsndfile. The container is chosen
 /// by the file extension (see ``supportedExtensions``).
 ///
+/// Nothing appears at the destination until ``close()`` succeeds: the file is written under a
+/// temporary name beside the target (`.NAME.thrum-XXXXXXXX.partial`) and renamed over it, so a
+/// failed or interrupted write, a ``discard()`` or a writer dropped without `close()` leaves no
+/// file and leaves an existing target as it was. A destination that is not a regular file
+/// (standard output, a pipe, a device) receives the finished file in one copy at `close()`.
+///
+/// Size: WAV, AIFF and AU store 32-bit sizes. A WAV expected to pass 2 GiB (`expectedFrames`) is
+/// written as RF64 that libsndfile turns back into WAV if it stays under 4 GiB
+/// (`SFC_RF64_AUTO_DOWNGRADE`); any other WAV, AIFF or AU refuses audio data past 4 GiB (a failed
+/// write: nothing is left), so a file never gets a header that wrapped around.
+///
 /// Integer formats (PCM 16/24, and FLAC): the writer quantises samples itself: a sample x
 /// becomes `round(x × 2^(bits−1))`, clamped to the integer range, and is handed to libsndfile
 /// as an exact left-aligned `Int32`, so libsndfile neither rescales (its own float → PCM path
@@ -26,7 +37,7 @@ public enum AudioSampleFormat: String, Sendable, Equatable, CaseIterable {
 ///
 /// Not thread-safe: use one writer from one thread at a time. Not real-time safe.
 public final class AudioFileWriter {
-    /// Path being written.
+    /// The destination, as given (`"standard output"` for a writer to standard output).
     public let path: String
     /// Sample rate in Hz.
     public let sampleRate: Int
@@ -34,8 +45,9 @@ public final class AudioFileWriter {
     public let channelCount: Int
     /// The sample format requested.
     public let sampleFormat: AudioSampleFormat
-    /// The libsndfile format code actually used (`SF_FORMAT_*` major | subtype).
-    public let formatCode: Int32
+    /// The libsndfile format code of the file (`SF_FORMAT_*` major | subtype); a WAV written as RF64
+    /// says so after ``close()``.
+    public private(set) var formatCode: Int32
     /// libsndfile's name for the format used, e.g. "FLAC (Free Lossless Audio Codec), Signed 24 bit PCM".
     public var formatName: String { SndFile.formatName(formatCode) }
     /// Frames written so far.
@@ -43,8 +55,13 @@ public final class AudioFileWriter {
     /// Samples written so far that lay outside [-1, 1] (or were NaN); for integer formats
     /// these were clamped to full scale.
     public private(set) var clippedSampleCount = 0
+    /// Most bytes of audio data the container can hold, or nil when it has no 32-bit limit.
+    var dataByteLimit: Int?
 
     private var file: OpaquePointer?
+    /// Set when the file was abandoned (``discard()`` or a failed write): `close()` then fails.
+    private var discarded = false
+    private let output: PendingOutput
     /// Bits per sample when the writer quantises itself (16 or 24), or nil to pass floats through.
     private let integerBits: Int?
     private var scratch: [Int32] = []
@@ -54,45 +71,118 @@ public final class AudioFileWriter {
         "wav", "wave", "aif", "aiff", "aifc", "caf", "au", "snd", "w64", "rf64", "flac", "ogg", "oga", "opus", "mp3",
     ]
 
-    /// Creates (or replaces) the file at `path`.
+    /// Largest audio data, in bytes, of the containers whose sizes are 32-bit (WAV, AIFF, AU), leaving
+    /// room for their headers.
+    static let thirtyTwoBitDataLimit = Int(UInt32.max) - 65_536
+    /// Expected audio data, in bytes, above which a WAV is written as RF64 (half the 32-bit limit, so
+    /// an expectation that falls a little short still ends in a readable file).
+    static let rf64Threshold = 1 << 31
+
+    /// Prepares to write `path` (created or replaced when ``close()`` succeeds).
     /// - Parameters:
     ///   - path: destination; its extension chooses the container.
     ///   - sampleRate: sample rate in Hz (> 0).
     ///   - channelCount: channels per frame (≥ 1).
     ///   - sampleFormat: requested sample encoding (default `.float`).
+    ///   - expectedFrames: how many frames will be written, if known (a WAV over 2 GiB becomes RF64).
     /// - Throws: `.writeFailed` naming the file and libsndfile's message or the problem.
-    public init(path: String, sampleRate: Int, channelCount: Int, sampleFormat: AudioSampleFormat = .float) throws(AudioResourceError) {
-        self.path = path
+    public convenience init(
+        path: String, sampleRate: Int, channelCount: Int, sampleFormat: AudioSampleFormat = .float,
+        expectedFrames: Int? = nil
+    ) throws(AudioResourceError) {
+        let ext = (path as NSString).pathExtension.lowercased()
+        let format = try Self.checkedFormat(
+            name: path, ext: ext, sampleRate: sampleRate, channelCount: channelCount, sampleFormat: sampleFormat)
+        let output: PendingOutput
+        do {
+            output = try PendingOutput.forPath(path)
+        } catch {
+            throw .writeFailed(path: path, reason: error.reason)
+        }
+        try self.init(
+            output: output, name: path, format: format, sampleRate: sampleRate, channelCount: channelCount,
+            sampleFormat: sampleFormat, expectedFrames: expectedFrames)
+    }
+
+    /// Prepares to write a file of the container `fileExtension` (e.g. `"wav"`) to the open descriptor
+    /// `descriptor` (standard output, a pipe), delivered whole by ``close()``; the descriptor is not
+    /// closed. `name` names it in messages (e.g. "standard output"). Other parameters as for a path.
+    public convenience init(
+        descriptor: Int32, name: String, fileExtension: String, sampleRate: Int, channelCount: Int,
+        sampleFormat: AudioSampleFormat = .float, expectedFrames: Int? = nil
+    ) throws(AudioResourceError) {
+        let format = try Self.checkedFormat(
+            name: name, ext: fileExtension.lowercased(), sampleRate: sampleRate, channelCount: channelCount,
+            sampleFormat: sampleFormat)
+        let output: PendingOutput
+        do {
+            output = try PendingOutput.forDescriptor(descriptor)
+        } catch {
+            throw .writeFailed(path: name, reason: error.reason)
+        }
+        try self.init(
+            output: output, name: name, format: format, sampleRate: sampleRate, channelCount: channelCount,
+            sampleFormat: sampleFormat, expectedFrames: expectedFrames)
+    }
+
+    private init(
+        output: PendingOutput, name: String, format: (code: Int32, bits: Int?), sampleRate: Int, channelCount: Int,
+        sampleFormat: AudioSampleFormat, expectedFrames: Int?
+    ) throws(AudioResourceError) {
+        self.path = name
+        self.output = output
         self.sampleRate = sampleRate
         self.channelCount = channelCount
         self.sampleFormat = sampleFormat
-        guard sampleRate > 0 else { throw .writeFailed(path: path, reason: "the sample rate must be positive (got \(sampleRate) Hz)") }
-        guard channelCount >= 1 else { throw .writeFailed(path: path, reason: "the channel count must be at least 1 (got \(channelCount))") }
-
-        let ext = (path as NSString).pathExtension.lowercased()
-        guard let (code, bits) = Self.format(forExtension: ext, sampleFormat: sampleFormat) else {
-            let known = Self.supportedExtensions.map { "." + $0 }.joined(separator: " ")
-            throw .writeFailed(
-                path: path,
-                reason: ext.isEmpty ? "the name has no extension to choose a format (use one of \(known))"
-                    : "'.\(ext)' is not a format Thrum writes (use one of \(known))")
+        self.formatCode = format.code
+        self.integerBits = format.bits
+        let major = Int(format.code) & SF_FORMAT_TYPEMASK
+        let bytesPerFrame = channelCount * (format.bits.map { $0 / 8 } ?? MemoryLayout<Float>.size)
+        let large = (expectedFrames ?? 0) > Self.rf64Threshold / bytesPerFrame
+        let asRF64 = major == SF_FORMAT_WAV && large
+        if [SF_FORMAT_WAV, SF_FORMAT_AIFF, SF_FORMAT_AU].contains(major) && !asRF64 {
+            if large {
+                output.discard()
+                throw .writeFailed(path: name, reason: Self.thirtyTwoBitRefusal(format.code))
+            }
+            dataByteLimit = Self.thirtyTwoBitDataLimit
         }
-        self.formatCode = code
-        self.integerBits = bits
 
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channelCount)
+        info.format = asRF64 ? Int32(SF_FORMAT_RF64) | (format.code & Int32(SF_FORMAT_SUBMASK)) : format.code
+        guard let handle = sf_open_fd(output.descriptor, Int32(SFM_WRITE), &info, 0) else {
+            output.discard()
+            throw .writeFailed(path: name, reason: SndFile.errorMessage(nil))
+        }
+        if asRF64 { sf_command(handle, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE)) }
+        file = handle
+    }
+
+    /// The format for `ext` and `sampleFormat`, checked with libsndfile; throws `.writeFailed` naming `name`.
+    private static func checkedFormat(
+        name: String, ext: String, sampleRate: Int, channelCount: Int, sampleFormat: AudioSampleFormat
+    ) throws(AudioResourceError) -> (code: Int32, bits: Int?) {
+        guard sampleRate > 0 else { throw .writeFailed(path: name, reason: "the sample rate must be positive (got \(sampleRate) Hz)") }
+        guard channelCount >= 1 else { throw .writeFailed(path: name, reason: "the channel count must be at least 1 (got \(channelCount))") }
+        guard let (code, bits) = format(forExtension: ext, sampleFormat: sampleFormat) else {
+            let known = supportedExtensions.map { "." + $0 }.joined(separator: " ")
+            throw .writeFailed(
+                path: name,
+                reason: ext.isEmpty ? "the name has no extension to choose a format (use one of \(known))"
+                    : "'.\(ext)' is not a format Thrum writes (use one of \(known))")
+        }
+        var info = SF_INFO()
+        info.samplerate = Int32(clamping: sampleRate)
+        info.channels = Int32(clamping: channelCount)
         info.format = code
         guard sf_format_check(&info) != 0 else {
             throw .writeFailed(
-                path: path,
+                path: name,
                 reason: "libsndfile cannot write \(SndFile.formatName(code)) with \(channelCount) channels at \(sampleRate) Hz")
         }
-        guard let handle = sf_open(path, Int32(SFM_WRITE), &info) else {
-            throw .writeFailed(path: path, reason: SndFile.errorMessage(nil))
-        }
-        file = handle
+        return (code, bits)
     }
 
     deinit {
@@ -126,8 +216,10 @@ public final class AudioFileWriter {
     }
 
     /// Appends interleaved frames. `samples.count` must be a multiple of ``channelCount``.
-    /// - Throws: `.writeFailed` if the writer is closed, the count is not frame-aligned,
-    ///   or libsndfile fails (disk full, …).
+    /// - Throws: `.writeFailed` if the writer is closed, the count is not frame-aligned (nothing is
+    ///   written; the writer stays usable), or the data cannot be written: libsndfile fails (disk full,
+    ///   …) or the container's size limit would be passed. After such a failure the writer is closed
+    ///   and its temporary file removed.
     public func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioResourceError) {
         guard let file else { throw .writeFailed(path: path, reason: "the writer is already closed") }
         guard samples.count % channelCount == 0 else {
@@ -137,6 +229,9 @@ public final class AudioFileWriter {
         }
         guard let base = samples.baseAddress, !samples.isEmpty else { return }
         let frames = samples.count / channelCount
+        if let limit = dataByteLimit, (framesWritten + frames) * bytesPerFrame > limit {
+            throw failure(Self.thirtyTwoBitRefusal(formatCode))
+        }
 
         if let bits = integerBits {
             let scale = Float(1 << (bits - 1))
@@ -165,14 +260,14 @@ public final class AudioFileWriter {
                     return sf_writef_int(file, out.baseAddress, Int64(n))
                 }
                 clippedSampleCount += clipped
-                if written != Int64(n) { throw .writeFailed(path: path, reason: SndFile.errorMessage(file)) }
+                if written != Int64(n) { throw failure(SndFile.errorMessage(file)) }
                 done += n
                 framesWritten += n
             }
         } else {
             for x in samples where !(x >= -1 && x <= 1) { clippedSampleCount += 1 }
             let written = sf_writef_float(file, base, Int64(frames))
-            if written != Int64(frames) { throw .writeFailed(path: path, reason: SndFile.errorMessage(file)) }
+            if written != Int64(frames) { throw failure(SndFile.errorMessage(file)) }
             framesWritten += frames
         }
     }
@@ -182,14 +277,57 @@ public final class AudioFileWriter {
         try samples.withUnsafeBufferPointer { (buffer) throws(AudioResourceError) in try write(buffer) }
     }
 
-    /// Finishes the file (writes headers) and closes it. Calling it again does nothing.
-    /// - Throws: `.writeFailed` with libsndfile's message if closing fails.
+    /// Finishes the file (writes headers), closes it and moves it into place. Calling it again does
+    /// nothing. On failure nothing is left at the destination.
+    /// - Throws: `.writeFailed` with libsndfile's message or the system's, or because the writer was
+    ///   discarded (after ``discard()`` or a failed write).
     public func close() throws(AudioResourceError) {
+        if discarded { throw .writeFailed(path: path, reason: "nothing was written: the file was abandoned after an error") }
         guard let file else { return }
         self.file = nil
         let status = sf_close(file)
         if status != 0 {
+            discarded = true
+            output.discard()
             throw .writeFailed(path: path, reason: String(cString: sf_error_number(status)))
         }
+        var magic = [UInt8](repeating: 0, count: 4)
+        if Int(formatCode) & SF_FORMAT_TYPEMASK == SF_FORMAT_WAV, pread(output.descriptor, &magic, 4, 0) == 4,
+            magic == Array("RF64".utf8)
+        {
+            formatCode = Int32(SF_FORMAT_RF64) | (formatCode & Int32(SF_FORMAT_SUBMASK))
+        }
+        do {
+            try output.commit()
+        } catch {
+            discarded = true
+            throw .writeFailed(path: path, reason: error.reason)
+        }
+    }
+
+    /// Abandons the file: nothing is written to the destination and the temporary file is removed.
+    /// Calling it after ``close()`` (or twice) does nothing.
+    public func discard() {
+        guard let file else { return }
+        sf_close(file)
+        self.file = nil
+        discarded = true
+        output.discard()
+    }
+
+    /// Why a WAV, AIFF or AU file cannot take more audio.
+    private static func thirtyTwoBitRefusal(_ code: Int32) -> String {
+        "\(SndFile.formatName(code).split(separator: ",").first ?? "the format") files hold at most 4 GiB of audio (write .rf64, .w64, .caf or .flac)"
+    }
+
+    /// Bytes of audio data per frame in the file.
+    private var bytesPerFrame: Int {
+        channelCount * (integerBits.map { $0 / 8 } ?? MemoryLayout<Float>.size)
+    }
+
+    /// Closes and removes the file after a failed write, and returns the error to throw.
+    private func failure(_ reason: String) -> AudioResourceError {
+        discard()
+        return .writeFailed(path: path, reason: reason)
     }
 }
