@@ -162,6 +162,9 @@ public enum CompileError: Error, Equatable, CustomStringConvertible {
     case unknownEventType(eventIndex: Int, type: String)
     /// The sample rate is not a positive finite number.
     case invalidSampleRate(Double)
+    /// A time or an end (time + duration) is not finite or lies outside 0…`HapticLimits.maxPatternDuration`;
+    /// `place` names the entry ("event 3", "parameter 0", "curve 1").
+    case timeOutOfRange(place: String)
 
     /// A one-line message.
     public var description: String {
@@ -170,6 +173,7 @@ public enum CompileError: Error, Equatable, CustomStringConvertible {
         case .audioSampleRateMismatch(let i, let b, let e): "event \(i): audio buffer is at \(b) Hz, engine at \(e) Hz"
         case .unknownEventType(let i, let t): "event \(i): unknown event type \(t)"
         case .invalidSampleRate(let r): "invalid sample rate \(r)"
+        case .timeOutOfRange(let place): "\(place): a time is not finite or lies outside 0…86400 s"
         }
     }
 }
@@ -210,6 +214,7 @@ public final class CompiledPattern: Sendable {
         audio: (EventData, Int) -> SampleBuffer? = { _, _ in nil }
     ) throws(CompileError) {
         guard sampleRate > 0, sampleRate.isFinite else { throw .invalidSampleRate(sampleRate) }
+        try Self.checkTimes(pattern)
         self.sampleRate = sampleRate
         self.profile = profile
         let transientFrames = max(2, Int((profile.transientDuration * sampleRate).rounded()))
@@ -310,6 +315,23 @@ public final class CompiledPattern: Sendable {
         self.buffers = buffers
         duration = pattern.duration
         tailFrames = max(tail, frames(pattern.duration))
+    }
+
+    /// Throws `.timeOutOfRange` for the first entry whose times would not fit a frame count (a pattern that
+    /// passed `PatternValidator` never has one).
+    static func checkTimes(_ pattern: PatternData) throws(CompileError) {
+        let playable = HapticLimits.isPlayableTime
+        for (i, event) in pattern.events.enumerated()
+        where !playable(event.time) || !playable(event.time + event.playedDuration) {
+            throw .timeOutOfRange(place: "event \(i)")
+        }
+        for (i, step) in pattern.parameters.enumerated() where !playable(step.time) {
+            throw .timeOutOfRange(place: "parameter \(i)")
+        }
+        for (i, curve) in pattern.curves.enumerated()
+        where !playable(curve.time) || curve.points.contains(where: { !playable($0.time) || !playable(curve.time + $0.time) }) {
+            throw .timeOutOfRange(place: "curve \(i)")
+        }
     }
 
     /// Frames an AudioCustom voice plays: EventDuration when looping (the file when 0), else the file

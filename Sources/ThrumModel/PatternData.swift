@@ -8,6 +8,17 @@ public enum HapticLimits {
     public static let maxCurvePoints = 16
     /// The AHAP versions Core Haptics loads.
     public static let supportedVersions: ClosedRange<Double> = 1.0...1.1
+    /// The longest pattern Thrum plays, in seconds (24 h): every event, parameter and curve point of a
+    /// pattern lies within it, and no engine time is scheduled further ahead. Larger times are errors
+    /// (`invalidEventTime`, `invalidEventDuration`, `invalidTime`), so every time fits a frame count.
+    public static let maxPatternDuration: TimeInterval = 86_400
+    /// Playback rates an advanced player takes (values ≤ 0 are ignored, others are clamped into it).
+    public static let playbackRates: ClosedRange<Float> = 0.001...1000
+
+    /// Whether `seconds` can be scheduled: finite and within 0…``maxPatternDuration``.
+    public static func isPlayableTime(_ seconds: Double) -> Bool {
+        seconds >= 0 && seconds <= maxPatternDuration
+    }
 }
 
 /// One `EventParameters` entry as given (not clamped).

@@ -96,12 +96,17 @@ public enum PatternValidator {
                 at: "EventType")
             return issues
         }
-        if !(event.time >= 0) || !event.time.isFinite {
-            add(.error, .invalidEventTime, "event Time \(formatted(event.time)) is negative", at: "Time")
+        if let problem = timeProblem(event.time, "event Time") {
+            add(.error, .invalidEventTime, problem, at: "Time")
         }
         let duration = event.duration ?? 0
-        if !(duration >= 0) || !duration.isFinite {
-            add(.error, .invalidEventDuration, "EventDuration \(formatted(duration)) is negative", at: "EventDuration")
+        let cappedContinuous = event.type == .hapticContinuous && duration > HapticLimits.maxContinuousDuration
+        if let problem = timeProblem(duration, "EventDuration"), !(cappedContinuous && duration.isFinite) {
+            add(.error, .invalidEventDuration, problem, at: "EventDuration")
+        } else if HapticLimits.isPlayableTime(event.time), !HapticLimits.isPlayableTime(event.time + event.playedDuration) {
+            add(
+                .error, .invalidEventDuration,
+                "the event ends at \(formatted(event.time + event.playedDuration)) s, past \(limitText)", at: "EventDuration")
         } else if (event.type == .hapticContinuous || event.type == .audioContinuous) && event.isSustained
             && duration == 0
         {
@@ -193,10 +198,10 @@ public enum PatternValidator {
     static func parameterIssues(_ parameter: DynamicParameterData, element: PatternIssue.Element) -> [PatternIssue] {
         if let issue = dynamicIDIssue(parameter.id, element: element, curve: false) { return [issue] }
         var issues: [PatternIssue] = []
-        if !(parameter.time >= 0) {
+        if let problem = timeProblem(parameter.time, "parameter Time") {
             issues.append(
                 PatternIssue(
-                    .error, .badParameterEntry, "parameter Time \(formatted(parameter.time)) is negative",
+                    .error, parameter.time < 0 ? .badParameterEntry : .invalidTime, problem,
                     element: element, subpath: "Time"))
         }
         if let attributes = ParameterTable.attributes(for: parameter.id), !attributes.contains(parameter.value) {
@@ -215,8 +220,8 @@ public enum PatternValidator {
         func add(_ severity: PatternIssue.Severity, _ code: CHHapticError.Code?, _ message: String, suggestion: String? = nil, at subpath: String?) {
             issues.append(PatternIssue(severity, code, message, suggestion: suggestion, element: element, subpath: subpath))
         }
-        if !(curve.time >= 0) {
-            add(.error, .badParameterEntry, "curve Time \(formatted(curve.time)) is negative", at: "Time")
+        if let problem = timeProblem(curve.time, "curve Time") {
+            add(.error, curve.time < 0 ? .badParameterEntry : .invalidTime, problem, at: "Time")
         }
         if curve.points.isEmpty {
             add(.warning, .badParameterEntry, "the curve has no control points and does nothing", at: "ParameterCurveControlPoints")
@@ -231,8 +236,12 @@ public enum PatternValidator {
         var previousTime = -TimeInterval.infinity
         for (index, point) in curve.points.enumerated() {
             let subpath = "ParameterCurveControlPoints[\(index)]"
-            if !(point.time >= 0) {
-                add(.error, .badParameterEntry, "control point Time \(formatted(point.time)) is negative", at: subpath)
+            if let problem = timeProblem(point.time, "control point Time") {
+                add(.error, point.time < 0 ? .badParameterEntry : .invalidTime, problem, at: subpath)
+            } else if HapticLimits.isPlayableTime(curve.time), !HapticLimits.isPlayableTime(curve.time + point.time) {
+                add(
+                    .error, .invalidTime,
+                    "the control point is at \(formatted(curve.time + point.time)) s, past \(limitText)", at: subpath)
             } else if point.time < previousTime {
                 add(.warning, nil, "control point times go backwards; points are played sorted by time", at: subpath)
             }
@@ -253,9 +262,21 @@ public enum PatternValidator {
         return issues
     }
 
-    /// A number for messages: shortest exact form (`0.5`, `30`, `-1.25`).
+    /// "86400 s, the longest pattern Thrum plays (24 h)".
+    static let limitText = "\(formatted(HapticLimits.maxPatternDuration)) s, the longest pattern Thrum plays (24 h)"
+
+    /// Why `seconds` (named `name` in the message) cannot be played, or nil when it can.
+    public static func timeProblem(_ seconds: Double, _ name: String) -> String? {
+        if !seconds.isFinite { return "\(name) \(formatted(seconds)) is not a finite number" }
+        if seconds < 0 { return "\(name) \(formatted(seconds)) is negative" }
+        if seconds > HapticLimits.maxPatternDuration { return "\(name) \(formatted(seconds)) s is past \(limitText)" }
+        return nil
+    }
+
+    /// A number for messages: shortest exact form (`0.5`, `30`, `-1.25`); from 10⁷ on, `%g` (`2e+14`).
     public static func formatted(_ value: Double) -> String {
-        if value.isFinite && value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
+        if value.isFinite && abs(value) >= 1e7 { return String(format: "%g", value) }
+        if value.isFinite && value == value.rounded() { return String(Int64(value)) }
         return "\(value)"
     }
 

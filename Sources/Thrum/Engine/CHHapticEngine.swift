@@ -382,9 +382,19 @@ public final class CHHapticEngine: @unchecked Sendable {
     }
 
     /// Engine frame for engine time `time` (0 = immediate, i.e. frame 0 = "now" to the renderer).
+    /// - Throws: `invalidTime` for a time that is negative, not finite, or more than
+    ///   `HapticLimits.maxPatternDuration` (24 h) after the engine's current time.
     func frame(for time: TimeInterval) throws -> UInt64 {
         guard time.isFinite, time >= 0 else {
-            throw CHHapticError(.invalidTime, "time \(time) is negative; use CHHapticTimeImmediate (0) for now")
+            throw CHHapticError(
+                .invalidTime,
+                "time \(PatternValidator.formatted(time)) is \(time.isFinite ? "negative" : "not a finite number"); use CHHapticTimeImmediate (0) for now")
+        }
+        let now = currentTime
+        guard time <= now + HapticLimits.maxPatternDuration else {
+            throw CHHapticError(
+                .invalidTime,
+                "time \(PatternValidator.formatted(time)) s is more than 24 h after the engine's current time (\(PatternValidator.formatted(now)) s)")
         }
         return UInt64((time * options.sampleRate).rounded())
     }

@@ -69,9 +69,11 @@ public protocol CHHapticAdvancedPatternPlayer: CHHapticPatternPlayer {
     func seek(toOffset offsetTime: TimeInterval) throws
     /// Loop back to the start at `loopEnd`.
     var loopEnabled: Bool { get set }
-    /// Loop point in pattern seconds; 0 = the pattern's end.
+    /// Loop point in pattern seconds; 0 = the pattern's end. Negative values are ignored; values past
+    /// 24 h (`HapticLimits.maxPatternDuration`) become 24 h.
     var loopEnd: TimeInterval { get set }
-    /// Speed, > 0 (1 = normal); scales pattern time, never pitch. Values ≤ 0 are ignored.
+    /// Speed, > 0 (1 = normal); scales pattern time, never pitch. Values ≤ 0 are ignored; others are
+    /// clamped into `HapticLimits.playbackRates` (0.001…1000).
     var playbackRate: Float { get set }
     /// Called once when playback ends (nil) or fails, on an internal thread.
     var completionHandler: CHHapticAdvancedPatternPlayerCompletionHandler? { get set }

@@ -169,8 +169,8 @@ final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState
     /// not started part-way); at the next start or resume otherwise. An offset at or past the end stops
     /// the player, or wraps into the loop when looping.
     func seek(toOffset offsetTime: TimeInterval) throws {
-        guard offsetTime.isFinite, offsetTime >= 0 else {
-            throw CHHapticError(.invalidTime, "seek offset \(offsetTime) is negative")
+        if let problem = PatternValidator.timeProblem(offsetTime, "seek offset") {
+            throw CHHapticError(.invalidTime, problem)
         }
         if engine.hasInstances(self) {
             try engine.sendToInstances(of: self) { slot in [.seek(slot: slot, seconds: offsetTime, frame: 0)] }
@@ -196,8 +196,8 @@ final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState
     var loopEnd: TimeInterval {
         get { state.withLock { $0.loopEnd } }
         set {
-            guard newValue >= 0, newValue.isFinite else { return }
-            state.withLock { $0.loopEnd = newValue }
+            guard newValue >= 0, !newValue.isNaN else { return }
+            state.withLock { $0.loopEnd = min(newValue, HapticLimits.maxPatternDuration) }
             updateLoop()
         }
     }
@@ -205,9 +205,10 @@ final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState
     var playbackRate: Float {
         get { state.withLock { $0.playbackRate } }
         set {
-            guard newValue > 0, newValue.isFinite else { return }
-            state.withLock { $0.playbackRate = newValue }
-            try? engine.sendToInstances(of: self) { slot in [.rate(slot: slot, rate: Double(newValue), frame: 0)] }
+            guard newValue > 0, !newValue.isNaN else { return }
+            let rate = min(max(newValue, HapticLimits.playbackRates.lowerBound), HapticLimits.playbackRates.upperBound)
+            state.withLock { $0.playbackRate = rate }
+            try? engine.sendToInstances(of: self) { slot in [.rate(slot: slot, rate: Double(rate), frame: 0)] }
         }
     }
 

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+import Thrum
+
+/// Issue 13, problem 1, in the library: huge or non-finite times and durations, from a pattern or an
+/// API call, are errors the caller can catch (or values clamped into range), never a trap.
+@Suite struct HostileTimeTests {
+    func expectCode(_ code: CHHapticError.Code, _ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) {
+        do {
+            try body()
+            Issue.record("expected \(code), nothing was thrown", sourceLocation: sourceLocation)
+        } catch let error as CHHapticError {
+            #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
+        } catch {
+            Issue.record("expected \(code), got \(error)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func hugeTimesInAPatternAreErrorsWhenThePlayerIsMade() throws {
+        let engine = try offlineEngine()
+        let cases: [(CHHapticError.Code, PatternData)] = [
+            (.invalidEventTime, PatternData(events: [EventData(type: .hapticTransient, time: 2e14)])),
+            (.invalidEventDuration, PatternData(events: [EventData(type: .audioContinuous, time: 0, duration: 1e15)])),
+            (.invalidTime, PatternData(parameters: [DynamicParameterData(id: .hapticIntensityControl, value: 1, time: 2e14)])),
+            (
+                .invalidTime,
+                PatternData(curves: [
+                    ParameterCurveData(id: .hapticIntensityControl, time: 0, points: [.init(time: 2e14, value: 1)])
+                ])
+            ),
+        ]
+        for (code, data) in cases {
+            expectCode(code) { _ = try engine.makePlayer(with: CHHapticPattern(data: data)) }
+        }
+        let event = CHHapticEvent(eventType: .hapticTransient, parameters: [], relativeTime: .nan)
+        expectCode(.invalidEventTime) { _ = try engine.makePlayer(with: CHHapticPattern(events: [event], parameters: [])) }
+    }
+
+    @Test func hugeEngineTimesAreInvalidTime() throws {
+        let engine = try offlineEngine()
+        let player = try engine.makeAdvancedPlayer(with: CHHapticPattern(events: [transient(at: 0)], parameters: []))
+        expectCode(.invalidTime) { try player.start(atTime: 1e300) }
+        expectCode(.invalidTime) { try player.start(atTime: engine.currentTime + 86_401) }
+        expectCode(.invalidTime) { try player.start(atTime: .infinity) }
+        try player.start(atTime: 0)
+        expectCode(.invalidTime) { try player.stop(atTime: 1e300) }
+        expectCode(.invalidTime) { try player.pause(atTime: .nan) }
+        expectCode(.invalidTime) { try player.resume(atTime: 1e20) }
+        expectCode(.invalidTime) {
+            try player.sendParameters(
+                [CHHapticDynamicParameter(parameterID: .hapticIntensityControl, value: 1, relativeTime: 1e300)], atTime: 0)
+        }
+        let curve = CHHapticParameterCurve(
+            parameterID: .hapticIntensityControl, controlPoints: [.init(relativeTime: 1e300, value: 1)], relativeTime: 0)
+        expectCode(.invalidTime) { try player.scheduleParameterCurve(curve, atTime: 0) }
+        expectCode(.invalidTime) { try player.seek(toOffset: 1e300) }
+        expectCode(.invalidTime) { try player.seek(toOffset: .nan) }
+        _ = try render(engine, frames: 800)
+    }
+
+    @Test func extremeLoopEndAndRateAreClampedAndPlay() throws {
+        let engine = try offlineEngine()
+        let player = try engine.makeAdvancedPlayer(with: CHHapticPattern(events: [transient(at: 0)], parameters: []))
+        player.loopEnabled = true
+        player.loopEnd = 1e300
+        #expect(player.loopEnd == 86_400)
+        player.playbackRate = 1e-30
+        #expect(player.playbackRate == 0.001)
+        player.playbackRate = 1e30
+        #expect(player.playbackRate == 1000)
+        player.playbackRate = 1e-30
+        try player.start(atTime: 0)
+        let samples = try render(engine, frames: 1600)
+        #expect(peak(channel(samples, 2, of: 3), 0..<1600) > 0, "the transient at 0 plays")
+    }
+}
