@@ -4,7 +4,8 @@
 #   Tools/fuzz.sh [SECONDS] [--target ahap|audio] [--jobs N] [-- LIBFUZZER_FLAGS…]
 #
 #   SECONDS       total fuzzing time (libFuzzer -max_total_time), default 60
-#   --target      ahap  (default): AHAP bytes → JSONReader → AHAPDecoder + PatternValidator
+#   --target      ahap  (default): AHAP bytes → JSONReader → AHAPDecoder + PatternValidator → CompiledPattern
+#                        → Renderer (a few periods from the start and from the last event; samples finite)
 #                 audio: bytes → temp file → AudioFileInfo.probe + AudioFileLoader.load (small limits)
 #   --jobs N      run N fuzzer processes side by side on one shared corpus (default 1); the counts are summed
 #   after --       extra libFuzzer flags, e.g. -- -runs=100000 -seed=1

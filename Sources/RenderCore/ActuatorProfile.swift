@@ -47,23 +47,47 @@ public struct ActuatorProfile: Sendable, Equatable {
         lowFrequency + min(max(s, 0), 1) * (highFrequency - lowFrequency)
     }
 
-    /// Checks the ranges documented on each field.
+    /// The highest engine rate in Hz: without a rate, bands are checked against a quarter of it.
+    public static let highestSampleRate = 768_000.0
+
+    /// Checks the ranges documented on each field; the band must lie below a quarter of the highest
+    /// engine rate (``highestSampleRate``).
     /// - Throws: `ActuatorProfileError.invalidField` naming the first bad field.
     public func validate() throws(ActuatorProfileError) {
+        try validate(sampleRate: nil)
+    }
+
+    /// Checks the ranges documented on each field, and that the band lies below a quarter of
+    /// `sampleRate` (half the Nyquist frequency, where a drive waveform is still drawn with at least
+    /// four samples per cycle).
+    /// - Throws: `ActuatorProfileError.invalidField` naming the first bad field.
+    public func validate(sampleRate: Double?) throws(ActuatorProfileError) {
         if name.isEmpty { throw .invalidField("name", "must not be empty") }
         if !(lowFrequency > 0 && lowFrequency.isFinite) {
-            throw .invalidField("lowFrequency", "must be a positive number of Hz, got \(lowFrequency)")
+            throw .invalidField("lowFrequency", "must be a positive number of Hz, got \(Self.number(lowFrequency))")
         }
         if !(highFrequency >= lowFrequency && highFrequency.isFinite) {
-            throw .invalidField("highFrequency", "must be ≥ lowFrequency (\(lowFrequency) Hz), got \(highFrequency)")
+            throw .invalidField(
+                "highFrequency", "must be ≥ lowFrequency (\(Self.number(lowFrequency)) Hz), got \(Self.number(highFrequency))")
         }
-        if !(gain > 0 && gain <= 1) { throw .invalidField("gain", "must be in 0 < gain ≤ 1, got \(gain)") }
+        let rate = sampleRate ?? Self.highestSampleRate
+        if !(highFrequency < rate / 4) {
+            let whose = sampleRate == nil ? "the highest engine rate, \(Self.number(rate)) Hz" : "the \(Self.number(rate)) Hz engine rate"
+            throw .invalidField(
+                "highFrequency", "must be below \(Self.number(rate / 4)) Hz (a quarter of \(whose)), got \(Self.number(highFrequency))")
+        }
+        if !(gain > 0 && gain <= 1) { throw .invalidField("gain", "must be in 0 < gain ≤ 1, got \(Self.number(gain))") }
         if !(limiterThreshold > 0 && limiterThreshold < 1) {
-            throw .invalidField("limiterThreshold", "must be in 0 < threshold < 1, got \(limiterThreshold)")
+            throw .invalidField("limiterThreshold", "must be in 0 < threshold < 1, got \(Self.number(limiterThreshold))")
         }
         if !(transientDuration >= 0.010 && transientDuration <= 0.030) {
-            throw .invalidField("transientDuration", "must be 0.010…0.030 s, got \(transientDuration)")
+            throw .invalidField("transientDuration", "must be 0.010…0.030 s, got \(Self.number(transientDuration))")
         }
+    }
+
+    /// A number for messages: `230`, `0.8`, `1e+300`.
+    static func number(_ value: Double) -> String {
+        value.isFinite && abs(value) < 1e15 && value == value.rounded() ? String(Int64(value)) : "\(value)"
     }
 
     /// The generic wideband voice coil: 80–230 Hz, square law (matches `Resources/Actuators/default.json`).

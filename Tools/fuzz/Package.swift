@@ -18,7 +18,8 @@ let package = Package(
         .target(name: "CFuzzerDriver"),
         // The shared `main` logic: hands the command line to libFuzzer.
         .target(name: "FuzzSupport", dependencies: ["CFuzzerDriver"], swiftSettings: strict),
-        // AHAP text → JSONReader → AHAPDecoder (+ PatternValidator), checking the result's invariants.
+        // AHAP text → JSONReader → AHAPDecoder (+ PatternValidator) → CompiledPattern → Renderer, checking the
+        // result's invariants.
         .executableTarget(
             name: "thrum-fuzz-ahap",
             dependencies: ["FuzzSupport", .product(name: "Thrum", package: thrumIdentity)],

@@ -31,6 +31,11 @@ public final class CHHapticEngine: @unchecked Sendable {
         try check((2...64).contains(options.periodCount), "\(options.periodCount) periods is outside 2–64")
         try check((1...1024).contains(options.maxVoices), "maxVoices \(options.maxVoices) is outside 1–1024")
         try check((1...256).contains(options.maxPlayers), "maxPlayers \(options.maxPlayers) is outside 1–256")
+        do {
+            try options.actuatorProfile.validate(sampleRate: options.sampleRate)
+        } catch {
+            throw CHHapticError(.invalidEngineParameter, "\(error)")
+        }
         self.options = options
         state = Locked(EngineState(maxPlayers: options.maxPlayers))
         budget = AudioResourceBudget(limits: options.resourceLimits)

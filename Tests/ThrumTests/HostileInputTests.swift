@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import Thrum
 
-/// Issue 13, problem 1, in the library: huge or non-finite times and durations, from a pattern or an
-/// API call, are errors the caller can catch (or values clamped into range), never a trap.
-@Suite struct HostileTimeTests {
+/// Issue 13 in the library. Problem 1: huge or non-finite times and durations, from a pattern or an API
+/// call, are errors the caller can catch (or values clamped into range), never a trap. Problem 6: a
+/// profile whose band the engine cannot render is refused when the engine is made.
+@Suite struct HostileInputTests {
     func expectCode(_ code: CHHapticError.Code, _ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) {
         do {
             try body()
@@ -72,5 +73,19 @@ import Thrum
         try player.start(atTime: 0)
         let samples = try render(engine, frames: 1600)
         #expect(peak(channel(samples, 2, of: 3), 0..<1600) > 0, "the transient at 0 plays")
+    }
+
+    @Test func aProfileBandAboveAQuarterOfTheRateIsRefused() throws {
+        for high in [1e7, 12_000, 1e300] {
+            var profile = ActuatorProfile.default
+            profile.highFrequency = high
+            expectCode(.invalidEngineParameter) { _ = try offlineEngine(rate: 48_000) { $0.actuatorProfile = profile } }
+        }
+        var fine = ActuatorProfile.default
+        fine.highFrequency = 11_999
+        _ = try offlineEngine(rate: 48_000) { $0.actuatorProfile = fine }
+        var low = ActuatorProfile.default
+        low.lowFrequency = .nan
+        expectCode(.invalidEngineParameter) { _ = try offlineEngine(rate: 48_000) { $0.actuatorProfile = low } }
     }
 }
