@@ -88,4 +88,17 @@ import Thrum
         low.lowFrequency = .nan
         expectCode(.invalidEngineParameter) { _ = try offlineEngine(rate: 48_000) { $0.actuatorProfile = low } }
     }
+
+    static func json(high: String, gain: String = "1") -> Data {
+        Data(#"{"name": "x", "lowFrequency": 80, "highFrequency": \#(high), "gain": \#(gain)}"#.utf8)
+    }
+
+    @Test func aProfileFileWithABandPastAQuarterOfTheHighestRateIsRefused() {
+        #expect(throws: ActuatorProfileError.invalidField("highFrequency", "must be below 192000 Hz (a quarter of the highest engine rate, 768000 Hz), got 1e+300")) {
+            try ActuatorProfile.decode(from: Self.json(high: "1e300"))
+        }
+        #expect(throws: ActuatorProfileError.self) { try ActuatorProfile.decode(from: Self.json(high: "1e7")) }
+        #expect(throws: ActuatorProfileError.self) { try ActuatorProfile.decode(from: Self.json(high: "200", gain: "1e300")) }
+        #expect((try? ActuatorProfile.decode(from: Self.json(high: "230"))) != nil)
+    }
 }
