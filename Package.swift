@@ -43,7 +43,7 @@ let package = Package(
         // (ChannelMap, ActuatorProfile, AudioResourceLimits), adds the engine and players.
         .target(
             name: "Thrum",
-            dependencies: ["ThrumModel", "AHAPCodec", "RenderCore", "AudioResources", "ALSAOutput"],
+            dependencies: ["ThrumModel", "AHAPCodec", "HapticFormats", "RenderCore", "AudioResources", "ALSAOutput"],
             swiftSettings: strict),
         // Command-line commands and the in-house argument parser (a library so tests can drive it).
         .target(
@@ -68,7 +68,7 @@ let package = Package(
             name: "AudioAnalysisTests", dependencies: ["AudioAnalysis", "ThrumTestSupport"], swiftSettings: strict),
         .testTarget(name: "ALSAOutputTests", dependencies: ["ALSAOutput"], swiftSettings: strict),
         .testTarget(
-            name: "ThrumTests", dependencies: ["Thrum", "AHAPCodec", "AudioResources", "ThrumTestSupport"],
+            name: "ThrumTests", dependencies: ["Thrum", "AHAPCodec", "AudioResources", "HapticFormats", "ThrumTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "ThrumCommandLineTests",

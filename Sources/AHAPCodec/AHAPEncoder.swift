@@ -11,7 +11,8 @@ public enum AHAPEncoder {
     /// The pattern as pretty-printed AHAP JSON (2-space indent, trailing newline).
     ///
     /// Numbers use Swift's shortest round-trip form; non-finite numbers, which JSON cannot hold,
-    /// are written as 0. An event's `audioResourceID` has no AHAP form and is left out.
+    /// are written as 0. An event's `audioResourceID` and `ignoresIntensityControl` have no AHAP form and
+    /// are left out.
     public static func encode(_ pattern: PatternData) -> String {
         var out = "{\n"
         var top: [String] = []
@@ -77,7 +78,8 @@ public enum AHAPEncoder {
     /// flags as `Bool`, strings as `String`. Key order is not defined; values are those `encode` writes.
     ///
     /// - Throws: `CHHapticError(.operationNotPermitted)` when an event plays a registered audio
-    ///   resource (`audioResourceID`), which has no dictionary form.
+    ///   resource (`audioResourceID`) or ignores the intensity control (a `.haptic` emphasis), which have
+    ///   no dictionary form.
     public static func dictionary(_ pattern: PatternData) throws(CHHapticError) -> [String: Any] {
         var result: [String: Any] = [:]
         if let version = pattern.version { result["Version"] = finite(version) }
@@ -92,6 +94,11 @@ public enum AHAPEncoder {
                 throw CHHapticError(
                     .operationNotPermitted,
                     "event \(index) plays registered audio resource \(resource), which cannot be exported to a dictionary")
+            }
+            if event.ignoresIntensityControl {
+                throw CHHapticError(
+                    .operationNotPermitted,
+                    "event \(index) is a .haptic emphasis that the intensity control does not scale, which AHAP cannot say (thrum convert writes AHAP from .haptic)")
             }
             var entry: [String: Any] = ["Time": finite(event.time), "EventType": event.type.rawValue]
             if let duration = event.duration { entry["EventDuration"] = finite(duration) }

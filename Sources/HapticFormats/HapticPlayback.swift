@@ -9,7 +9,8 @@ import ThrumModel
 ///   straight lines; the sharpness control is the frequency itself (sharpness maps linearly to the
 ///   actuator's band, as `.haptic` frequency maps to the actuator's range).
 /// - Each emphasis is a HapticTransient of intensity √amplitude (played amplitude = the emphasis
-///   amplitude) and sharpness = its frequency.
+///   amplitude) and sharpness = its frequency, which the intensity control does not scale
+///   (`EventData.ignoresIntensityControl`): emphasis is independent of the continuous envelope.
 /// Pure and thread-safe.
 public enum HapticPlayback {
     /// How far (0…1 full scale) the played amplitude may stray from the `.haptic` envelope.
@@ -41,7 +42,7 @@ public enum HapticPlayback {
                     parameters: [
                         EventParameterData(id: .hapticIntensity, value: Float(max(emphasis.emphasis.amplitude, 0).squareRoot())),
                         EventParameterData(id: .hapticSharpness, value: Float(emphasis.emphasis.frequency)),
-                    ]))
+                    ], ignoresIntensityControl: true))
         }
         var curves: [ParameterCurveData] = []
         if !file.amplitude.isEmpty {

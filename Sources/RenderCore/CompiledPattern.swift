@@ -134,6 +134,8 @@ public struct CompiledEvent: Sendable, Equatable {
     public var loopEnabled: Bool
     /// Frames the event sounds for from its onset, release tail included, at default controls and rate 1.
     public var lengthFrames: Int
+    /// A transient the player's intensity control does not scale (`EventData.ignoresIntensityControl`).
+    public var ignoresIntensityControl: Bool
 }
 
 /// A dynamic parameter change: a step (hold `value`) or one linear piece of a curve (`value` → `endValue`).
@@ -272,7 +274,8 @@ public final class CompiledPattern: Sendable {
                     sustained: event.isSustained, volume: event.value(of: .audioVolume),
                     pan: event.value(of: .audioPan), pitch: event.value(of: .audioPitch),
                     brightness: event.value(of: .audioBrightness), envelope: envelope, buffer: bufferIndex,
-                    useVolumeEnvelope: event.useVolumeEnvelope ?? true, loopEnabled: loop, lengthFrames: length))
+                    useVolumeEnvelope: event.useVolumeEnvelope ?? true, loopEnabled: loop, lengthFrames: length,
+                    ignoresIntensityControl: kind == .transient && event.ignoresIntensityControl))
         }
         events = compiled.enumerated().sorted { a, b in
             a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset

@@ -95,6 +95,7 @@ extension Renderer {
             v.end = length
             v.increment = Float(profile.frequency(sharpness: Double(event.sharpness)) / sampleRate)
             v.windowScale = 0.5 / Float(length)
+            v.ignoresIntensityControl = event.ignoresIntensityControl
         case .hapticContinuous:
             v.incrementLow = Float(profile.lowFrequency / sampleRate)
             v.incrementSpan = Float((profile.highFrequency - profile.lowFrequency) / sampleRate)

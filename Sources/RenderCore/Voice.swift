@@ -45,6 +45,8 @@ struct Voice {
     var incrementSpan: Float = 0  // continuous: (fHigh − fLow) / rate
     var windowScale: Float = 0  // transient: 0.5 / length
     var intensity: Float = 0
+    /// Transient only: the player's intensity control does not scale it (a `.haptic` emphasis).
+    var ignoresIntensityControl = false
     var sharpness: Float = 0
     var gain: Float = 0
     var square: Float = 1  // intensity law: 1 = square (A = g × I²), 0 = linear (A = g × I); see `amplitude`
@@ -127,12 +129,13 @@ private let toneWeight4: Float = 0.25
 private let toneNormalisation: Float = 1 / 1.85
 
 extension Voice {
-    /// HapticTransient: windowed sine burst; peak = A(I × intensity control).
+    /// HapticTransient: windowed sine burst; peak = A(I × intensity control), or A(I) when it ignores the control.
     @inline(__always)
     mutating func renderTransient(
         frame: Int, count: Int, lanes: UnsafePointer<Lane>, out: UnsafeMutablePointer<Float>, gainScale: Float
     ) {
-        let ic = lanes[ControlLane.hapticIntensity.rawValue]
+        let ic =
+            ignoresIntensityControl ? Lane(value: 1, slope: 0, anchor: 0) : lanes[ControlLane.hapticIntensity.rawValue]
         var ph = phase
         let g = gain * gainScale
         for i in 0..<count {

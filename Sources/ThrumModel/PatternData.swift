@@ -48,12 +48,16 @@ public struct EventData: Sendable, Equatable {
     public var useVolumeEnvelope: Bool?
     /// `EventWaveformLoopEnabled`; nil = default (false).
     public var loopEnabled: Bool?
+    /// A HapticTransient that the player's HapticIntensityControl does not scale: a `.haptic` emphasis,
+    /// which is independent of the continuous envelope. It has no AHAP form. Default false.
+    public var ignoresIntensityControl: Bool
 
     /// Creates an event.
     public init(
         type: CHHapticEvent.EventType, time: TimeInterval, duration: TimeInterval? = nil,
         parameters: [EventParameterData] = [], waveformPath: String? = nil,
-        audioResourceID: CHHapticAudioResourceID? = nil, useVolumeEnvelope: Bool? = nil, loopEnabled: Bool? = nil
+        audioResourceID: CHHapticAudioResourceID? = nil, useVolumeEnvelope: Bool? = nil, loopEnabled: Bool? = nil,
+        ignoresIntensityControl: Bool = false
     ) {
         self.type = type
         self.time = time
@@ -63,6 +67,7 @@ public struct EventData: Sendable, Equatable {
         self.audioResourceID = audioResourceID
         self.useVolumeEnvelope = useVolumeEnvelope
         self.loopEnabled = loopEnabled
+        self.ignoresIntensityControl = ignoresIntensityControl
     }
 
     /// The effective value of `parameter`: the last entry wins, clamped to its range; the default when absent.

@@ -142,6 +142,22 @@ struct HapticSynthesisTests {
         #expect(peak(h, 12_000..<16_000) == 0)
     }
 
+    @Test("a transient that ignores the intensity control plays at its own intensity under any control")
+    func transientIgnoringIntensityControl() throws {
+        func transient(ignoring: Bool) -> EventData {
+            EventData(
+                type: .hapticTransient, time: 0.1,
+                parameters: [EventParameterData(id: .hapticIntensity, value: 0.5)], ignoresIntensityControl: ignoring)
+        }
+        let control = [DynamicParameterData(id: .hapticIntensityControl, value: 0, time: 0)]
+        let alone = render(try compile(PatternData(events: [transient(ignoring: false)])), frames: 2000).haptic
+        let muted = render(try compile(PatternData(events: [transient(ignoring: false)], parameters: control)), frames: 2000)
+        let exempt = render(try compile(PatternData(events: [transient(ignoring: true)], parameters: control)), frames: 2000)
+        #expect(peak(alone, 0..<2000) > 0.1)
+        #expect(peak(muted.haptic, 0..<2000) == 0, "an ordinary transient follows the control (0)")
+        #expect(exempt.haptic == alone, "the exempt one plays exactly as with no control")
+    }
+
     @Test("a parameter step changes the amplitude on its exact frame")
     func stepFrame() throws {
         let e = [event(.hapticContinuous, 0, duration: 1, [(.hapticIntensity, 0.8)])]

@@ -6,7 +6,8 @@ internal import RenderCore
 /// Decodes AHAP data for `playPattern(from: Data)`.
 enum AHAPDecoderBridge {
     static func decode(data: Data) throws -> PatternData {
-        try CHHapticPattern.accept(AHAPDecoder.decode(data: data))
+        let result = AHAPDecoder.decode(data: data)
+        return try CHHapticPattern.accept(result.pattern, result.diagnostics)
     }
 }
 
