@@ -100,8 +100,9 @@ extension AHAPToHaptic {
             return result
         }
 
-        /// Amplitude breakpoints: at every control change and transient inside the voices' span, and at
-        /// voice edges where the amplitude jumps (two breakpoints at one time) or a fade ends.
+        /// Amplitude breakpoints: at every control change and transient inside the voices' span, at voice
+        /// edges where the amplitude jumps (two breakpoints at one time) or a fade ends, and inside
+        /// intensity ramps at `IntensityRamps` steps.
         mutating func amplitudeBreakpoints(transientTimes: [Double]) -> [HapticFile.AmplitudeBreakpoint] {
             guard let first = voices.map(\.start).min(), let last = voices.map(\.end).max() else { return [] }
             let sources = Set(voices.map(\.source))
@@ -114,6 +115,15 @@ extension AHAPToHaptic {
                 advance(to: knot.time)
                 let left = amplitude(at: knot.time, before: true)
                 let right = amplitude(at: knot.time, before: false)
+                if let previous = points.last, knot.time > previous.time {
+                    // Intensity ramps linearly up to here: cut the ramp in equal steps (equal times) so
+                    // that the .haptic's straight amplitude lines follow intensity².
+                    let pieces = IntensityRamps.pieces(from: previous.amplitude.squareRoot(), to: left.squareRoot())
+                    for k in 1..<pieces {
+                        let time = previous.time + (knot.time - previous.time) * Double(k) / Double(pieces)
+                        points.append(HapticFile.AmplitudeBreakpoint(time: time, amplitude: amplitude(at: time, before: false)))
+                    }
+                }
                 if knot.time == first {
                     points.append(HapticFile.AmplitudeBreakpoint(time: knot.time, amplitude: right))
                 } else if knot.time == last {

@@ -29,7 +29,8 @@ public struct HapticImport: Sendable {
 /// Converts AHAP patterns played together (one player each: a split pair, or a single pattern) to one
 /// `.haptic` file, following Core Haptics' meaning and the inverse of `HapticToAHAP`'s mapping:
 /// - amplitude = Σ over sounding HapticContinuous events of (HapticIntensity × intensity control)², with a
-///   breakpoint wherever that changes course (control points and steps, event edges, transients);
+///   breakpoint wherever that changes course (control points and steps, event edges, transients) and
+///   inside intensity ramps, so that the straight amplitude lines follow intensity² (`IntensityRamps`);
 /// - frequency = (HapticSharpness + sharpness control)² of the loudest sounding event;
 /// - each HapticTransient becomes an emphasis: amplitude (HapticIntensity × intensity control)², frequency
 ///   = its HapticSharpness.
@@ -98,17 +99,6 @@ public enum AHAPToHaptic {
                     .warning, nil,
                     "\(conflict.count) overlap(s) of HapticContinuous events with different sharpness: .haptic has one frequency envelope, which follows the louder event",
                     path: sources[conflict.voice.source].eventPath(conflict.voice.event), source: conflict.voice.source))
-        }
-        if let sag = HapticToAHAP.largestSag(amplitude.map { (time: $0.time, value: $0.amplitude) }),
-            let curve = sources.indices.lazy.compactMap({ s in
-                sources[s].pattern.curves.firstIndex { $0.id == .hapticIntensityControl }.map { (s, $0) }
-            }).first
-        {
-            issues.append(
-                HapticIssue(
-                    .warning, nil,
-                    "intensity ramps linearly in AHAP but amplitude ramps linearly in .haptic: the ramp before \(sag.time) s plays up to \(HapticToAHAP.rounded(sag.depth)) louder",
-                    path: sources[curve.0].curvePath(curve.1), source: curve.0))
         }
         let metadata = hapticMetadata(sources, issues: &issues)
         let file = HapticFile(

@@ -12,8 +12,8 @@ public enum FormatConverter {
         public var split = false
         /// Read `.haptic` inputs in strict mode and treat every warning (every loss) as an error.
         public var strict = false
-        /// `.haptic` → AHAP: intensity factor at emphasis breakpoints (1 = none; Meta's export uses 0.8).
-        public var emphasisDucking = 1.0
+        /// `.haptic` → AHAP: write what Meta Haptics Studio writes (`HapticToAHAP.Style.metaCompatible`).
+        public var metaCompatible = false
         /// Android: the waveform step in milliseconds.
         public var resolution = AndroidExport.defaultResolution
         /// The output format; nil = from the output's extension.
@@ -63,6 +63,9 @@ public enum FormatConverter {
         if options.split && !(kind == .haptic && format == .ahap) {
             throw UsageError(message: "--split applies to .haptic → AHAP only")
         }
+        if options.metaCompatible && !(kind == .haptic && format == .ahap) {
+            throw UsageError(message: "--meta-compatible applies to .haptic → AHAP only")
+        }
         if kind == .ahap && format == .ahap && inputs.count > 1 {
             throw UsageError(message: "AHAP → AHAP takes one input")
         }
@@ -92,7 +95,8 @@ public enum FormatConverter {
             diagnostics += issues.map(read.sourceMap.diagnostic)
             return Result(outputs: [(output, AndroidExport.json(vibration, source: input))], diagnostics: diagnostics)
         case .ahap:
-            let export = HapticToAHAP.convert(file, split: options.split, emphasisDucking: options.emphasisDucking)
+            let export = HapticToAHAP.convert(
+                file, split: options.split, style: options.metaCompatible ? .metaCompatible : .faithful)
             diagnostics += export.issues.map(read.sourceMap.diagnostic)
             guard options.split else {
                 return Result(outputs: [(output, AHAPEncoder.encode(export.continuous))], diagnostics: diagnostics)

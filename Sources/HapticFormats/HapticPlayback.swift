@@ -5,17 +5,14 @@ import ThrumModel
 ///
 /// - The continuous signal follows the envelopes: HapticContinuous events of intensity 1 span the effect
 ///   (at most 30 s each); the intensity control follows √amplitude closely enough that the played
-///   amplitude (intensity², the default square law) stays within `amplitudeTolerance` of the `.haptic`'s
-///   straight lines; the sharpness control is the frequency itself (sharpness maps linearly to the
+///   amplitude (intensity², the default square law) stays within `IntensityRamps.tolerance` of the
+///   `.haptic`'s straight lines; the sharpness control is the frequency itself (sharpness maps linearly to the
 ///   actuator's band, as `.haptic` frequency maps to the actuator's range).
 /// - Each emphasis is a HapticTransient of intensity √amplitude (played amplitude = the emphasis
 ///   amplitude) and sharpness = its frequency, which the intensity control does not scale
 ///   (`EventData.ignoresIntensityControl`): emphasis is independent of the continuous envelope.
 /// Pure and thread-safe.
 public enum HapticPlayback {
-    /// How far (0…1 full scale) the played amplitude may stray from the `.haptic` envelope.
-    public static let amplitudeTolerance = 0.001
-
     /// The pattern for `file` (which should have passed `HapticFileValidator`).
     public static func pattern(for file: HapticFile) -> PatternData {
         let start = file.start
@@ -46,7 +43,7 @@ public enum HapticPlayback {
         }
         var curves: [ParameterCurveData] = []
         if !file.amplitude.isEmpty {
-            let points = intensityPoints(file.amplitude.map { (time: $0.time, value: $0.amplitude) })
+            let points = IntensityRamps.points(file.amplitude.map { (time: $0.time, value: $0.amplitude) })
             curves.append(
                 ParameterCurveData(
                     id: .hapticIntensityControl, time: start,
@@ -62,30 +59,5 @@ public enum HapticPlayback {
         var issues: [HapticIssue] = []
         let metadata = HapticToAHAP.ahapMetadata(file.metadata, issues: &issues)
         return PatternData(version: 1.0, metadata: metadata, events: events, curves: curves)
-    }
-
-    /// Intensity control points (absolute times) whose linear ramps, squared, stay within
-    /// `amplitudeTolerance` of the straight lines through `amplitude`: each ramp is cut into pieces of
-    /// equal √amplitude step, since a piece from √a to √b squared sags (√b − √a)²/4 below its chord.
-    static func intensityPoints(_ amplitude: [(time: Double, value: Double)]) -> [(time: Double, value: Double)] {
-        let maxStep = 2 * amplitudeTolerance.squareRoot()
-        var points: [(time: Double, value: Double)] = []
-        for (index, point) in amplitude.enumerated() {
-            let root = max(point.value, 0).squareRoot()
-            if index > 0 {
-                let previous = amplitude[index - 1]
-                let rootBefore = max(previous.value, 0).squareRoot()
-                let pieces = Int((abs(root - rootBefore) / maxStep).rounded(.up))
-                if pieces > 1 && point.time > previous.time && point.value != previous.value {
-                    for k in 1..<pieces {
-                        let r = rootBefore + (root - rootBefore) * Double(k) / Double(pieces)
-                        let fraction = (r * r - previous.value) / (point.value - previous.value)
-                        points.append((previous.time + fraction * (point.time - previous.time), r))
-                    }
-                }
-            }
-            points.append((point.time, root))
-        }
-        return points
     }
 }

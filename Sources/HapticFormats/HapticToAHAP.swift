@@ -15,56 +15,72 @@ public struct AHAPExport: Sendable {
 }
 
 /// Converts `.haptic` to AHAP the way Core Haptics plays it (Meta's mapping, Core Haptics' rules):
-/// - intensity control = √amplitude at each amplitude breakpoint (Core Haptics' intensity is quadratic),
-///   sharpness control = √frequency at each frequency breakpoint, on HapticContinuous events of intensity 1
-///   and sharpness 0 that span the effect (at most 30 s each);
+/// - intensity control = √amplitude (Core Haptics' intensity is quadratic), sharpness control =
+///   √frequency at each frequency breakpoint, on HapticContinuous events of intensity 1 and sharpness 0
+///   that span the effect (at most 30 s each);
 /// - each emphasis becomes a HapticTransient of intensity √amplitude and sharpness = its frequency;
 /// - curves hold at most 16 points (consecutive curves share their boundary point) and their point times
 ///   are relative to the curve's `Time`.
-/// Pure and thread-safe.
+/// In the `faithful` style the intensity control has points inside amplitude ramps too, so that the played
+/// amplitude follows the `.haptic` ramps within `IntensityRamps.tolerance`; the `metaCompatible` style
+/// writes what Meta Haptics Studio writes (points at the breakpoints only, so ramps sag, and the intensity
+/// lowered to 0.8 × at breakpoints with an emphasis). Pure and thread-safe.
 public enum HapticToAHAP {
+    /// How the intensity control is written.
+    public enum Style: Sendable, Equatable {
+        /// Ramps followed within `IntensityRamps.tolerance`; no ducking. The default.
+        case faithful
+        /// As Meta Haptics Studio: points at the breakpoints only, emphasis ducking 0.8.
+        case metaCompatible
+    }
+
+    /// Meta's factor on the intensity at breakpoints that carry an emphasis (the `metaCompatible` style).
+    public static let metaEmphasisDucking = 0.8
     /// Core Haptics' most points per curve.
     public static let maxCurvePoints = HapticLimits.maxCurvePoints
     /// Core Haptics' longest HapticContinuous event, in seconds.
     public static let maxEventDuration = HapticLimits.maxContinuousDuration
     /// How far the played amplitude of an intensity ramp may sag below the straight line before it is
-    /// reported (0…1 full scale).
+    /// reported in the `metaCompatible` style (0…1 full scale).
     public static let rampTolerance = 0.01
 
     /// Converts `file` (which should have passed `HapticFileValidator`).
     /// - Parameters:
     ///   - split: the split form (continuous and transient patterns) instead of one merged pattern.
-    ///   - emphasisDucking: multiplies the intensity at breakpoints that carry an emphasis, 0…1: 1 keeps
-    ///     the envelope (the default); Meta Haptics Studio's export uses 0.8.
-    public static func convert(_ file: HapticFile, split: Bool, emphasisDucking: Double = 1) -> AHAPExport {
+    ///   - style: how the intensity control is written (`faithful` by default).
+    public static func convert(_ file: HapticFile, split: Bool, style: Style = .faithful) -> AHAPExport {
         var issues: [HapticIssue] = []
         let start = file.start
         let end = file.duration
         let noFrequency = file.frequencyBreakpoints.isEmpty
+        let emphasisDucking = style == .metaCompatible ? metaEmphasisDucking : 1
 
         // Intensity curves.
-        let intensity = file.amplitude.map { point in
-            let ducking = point.emphasis == nil ? 1 : min(max(emphasisDucking, 0), 1)
-            return (time: point.time, value: (max(point.amplitude, 0)).squareRoot() * ducking)
-        }
-        var curves = chunkedCurves(.hapticIntensityControl, intensity, from: start)
-        if file.amplitude.count > maxCurvePoints {
-            issues.append(chunkIssue("amplitude", file.amplitude.count, curves.count, HapticPaths.amplitude(maxCurvePoints)))
+        let amplitude = file.amplitude.map { (time: $0.time, value: $0.amplitude) }
+        let intensity = style == .faithful
+            ? IntensityRamps.points(amplitude)
+            : file.amplitude.enumerated().map { index, point in
+                let ducking = point.emphasis == nil ? 1 : emphasisDucking
+                return (time: point.time, value: max(point.amplitude, 0).squareRoot() * ducking, source: index)
+            }
+        var curves = chunkedCurves(.hapticIntensityControl, intensity.map { ($0.time, $0.value) }, from: start)
+        if intensity.count > maxCurvePoints {
+            let path = HapticPaths.amplitude(intensity[maxCurvePoints].source)
+            issues.append(chunkIssue("amplitude", intensity.count, curves.count, path))
         }
         if emphasisDucking < 1, let first = file.emphases.first {
             issues.append(
                 HapticIssue(
                     .warning, nil,
-                    "intensity lowered to \(emphasisDucking) × √amplitude at \(file.emphases.count) emphasis breakpoint(s) (emphasis ducking)",
+                    "intensity lowered to \(emphasisDucking) × √amplitude at \(file.emphases.count) emphasis breakpoint(s) (Meta's emphasis ducking)",
                     path: HapticPaths.amplitude(first.index, "amplitude")))
         }
-        if let sag = largestSag(file.amplitude.map { (time: $0.time, value: $0.amplitude) }) {
+        if style == .metaCompatible, let sag = largestSag(amplitude) {
             issues.append(
                 HapticIssue(
                     .warning, nil,
                     "intensity ramps linearly between breakpoints, so the played amplitude (intensity²) sags below the straight line by up to \(rounded(sag.depth)) (before \(sag.time) s)",
-                    suggestion: "add breakpoints inside long ramps that start or end near 0",
-                    path: HapticPaths.amplitude(sag.index)))
+                    suggestion: "without --meta-compatible the ramps are followed", path: HapticPaths.amplitude(sag.index)))
         }
 
         // Sharpness curves; they hold their first value from the start of the effect.
@@ -153,7 +169,7 @@ public enum HapticToAHAP {
     static func chunkIssue(_ envelope: String, _ count: Int, _ curves: Int, _ path: String) -> HapticIssue {
         HapticIssue(
             .warning, nil,
-            "the \(envelope) envelope's \(count) breakpoints become \(curves) curves (Core Haptics takes at most 16 points per curve)",
+            "the \(envelope) envelope needs \(count) control points: they become \(curves) curves (Core Haptics takes at most 16 points per curve)",
             path: path)
     }
 

@@ -12,12 +12,14 @@ struct OracleTests {
     /// The `.haptic` → AHAP pairs of the MANIFEST.
     static let pairs = ["valid_v1", "multiple_emphasis", "2_points", "3_points", "16_points", "17_points", "long_clip"]
 
-    /// Thrum's AHAP for an oracle `.haptic` file, as text, with Meta's emphasis ducking (0.8).
-    func convert(_ name: String, split: Bool = false) throws -> AHAPExport {
+    /// Thrum's AHAP for an oracle `.haptic` file.
+    func convert(
+        _ name: String, split: Bool = false, style: HapticToAHAP.Style = .metaCompatible
+    ) throws -> AHAPExport {
         let read = HapticFileDecoder.decode(contentsOfFile: Oracles.file(name + ".haptic"))
         #expect(!read.hasErrors, "\(name): \(read.errors.map(\.formatted))")
         let file = try #require(read.file)
-        return HapticToAHAP.convert(file, split: split, emphasisDucking: 0.8)
+        return HapticToAHAP.convert(file, split: split, style: style)
     }
 
     /// Asserts that `mine` (Thrum's AHAP) and `oracle` (Meta's) mean the same: the same events within
@@ -64,8 +66,29 @@ struct OracleTests {
         expectSameMeaning(mine, oracle, haptic: haptic, name)
     }
 
+    /// The default style differs from Meta's export only in following the amplitude ramps: the played
+    /// amplitude (intensity²) stays within 1e-3 of the `.haptic` envelope, where Meta's sags, and the
+    /// sharpness and the events are Meta's.
+    @Test(arguments: pairs) func faithfulStylePlaysTheEnvelope(name: String) throws {
+        let mine = try AHAPMeaning(json: try jsonObject(text: AHAPEncoder.encode(try convert(name, style: .faithful).continuous)))
+        let oracle = try AHAPMeaning(json: try jsonObject(file: Oracles.file(name + ".ahap")), absoluteTimes: true)
+        let haptic = try HapticMeaning(json: try jsonObject(file: Oracles.file(name + ".haptic")))
+        var amplitude = 0
+        var sharpness = 0
+        for t in millisecondGrid(to: haptic.duration + 0.01) {
+            if abs(mine.intensity(at: t) * mine.intensity(at: t) - haptic.amplitude(at: t)) > 1e-3 { amplitude += 1 }
+            if t >= (haptic.frequency.first?.0 ?? 0), mine.sharpness(at: t).map({ a in oracle.sharpness(at: t).map { abs(a - $0) > 1e-6 } ?? true }) ?? false {
+                sharpness += 1
+            }
+        }
+        #expect(amplitude == 0, "\(name): played amplitude off the envelope at \(amplitude) ms")
+        #expect(sharpness == 0, "\(name): sharpness differs from Meta's at \(sharpness) ms")
+        #expect(mine.transients.count == oracle.transients.count)
+        #expect(zip(mine.transients, oracle.transients).allSatisfy { abs($0.0 - $1.0) <= 1e-6 && abs($0.1 - $1.1) <= 1e-6 })
+    }
+
     @Test(arguments: pairs) func thrumsAHAPFollowsCoreHaptics(name: String) throws {
-        let text = AHAPEncoder.encode(try convert(name).continuous)
+        let text = AHAPEncoder.encode(try convert(name, style: .faithful).continuous)
         let json = try jsonObject(text: text)
         for entry in try #require(json["Pattern"] as? [[String: Any]]) {
             guard let curve = entry["ParameterCurve"] as? [String: Any] else { continue }
@@ -124,14 +147,13 @@ struct OracleTests {
             haptic: try HapticMeaning(json: try jsonObject(file: Oracles.file("3_points.haptic"))), "3_points_continuous")
     }
 
-    @Test func withoutDuckingOnlyTheEmphasisBreakpointsDiffer() throws {
-        let file = try #require(HapticFileDecoder.decode(contentsOfFile: Oracles.file("valid_v1.haptic")).file)
-        let plain = try AHAPMeaning(json: try jsonObject(text: AHAPEncoder.encode(HapticToAHAP.convert(file, split: false).continuous)))
+    @Test func faithfulStyleDoesNotDuck() throws {
+        let plain = try AHAPMeaning(json: try jsonObject(text: AHAPEncoder.encode(try convert("valid_v1", style: .faithful).continuous)))
         let oracle = try AHAPMeaning(json: try jsonObject(file: Oracles.file("valid_v1.ahap")), absoluteTimes: true)
         // The emphasis sits on the breakpoint at 0.2 s (amplitude 0.2): Meta writes 0.8 × √0.2 there.
-        #expect(abs(plain.intensityControl(at: 0.2) - 0.2.squareRoot()) < 1e-6)
-        #expect(abs(oracle.intensityControl(at: 0.2) - 0.8 * 0.2.squareRoot()) < 1e-6)
-        for t in [0.05, 0.1, 0.3, 5.0] { #expect(abs(plain.intensity(at: t) - oracle.intensity(at: t)) < 1e-6) }
+        #expect(abs(plain.intensityControl(at: 0.2) - (0.2).squareRoot()) < 1e-6)
+        #expect(abs(oracle.intensityControl(at: 0.2) - 0.8 * (0.2).squareRoot()) < 1e-6)
+        for t in [0.0, 0.1, 0.3, 5.0] { #expect(abs(plain.intensity(at: t) - oracle.intensity(at: t)) < 1e-6) }
     }
 
     /// The MANIFEST's validation table: the first error in strict mode, with the rule and the values.
