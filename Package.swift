@@ -52,7 +52,8 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(name: "ThrumCLI", dependencies: ["ThrumCommandLine"], swiftSettings: strict),
 
-        // Helpers shared by the test targets (the shared corpus's location, …); never linked into a product.
+        // Helpers shared by the test targets (corpus and oracle locations, temporary folders, signal measurements,
+        // snapshots, a seeded generator); never linked into a product.
         .target(name: "ThrumTestSupport", path: "Tests/ThrumTestSupport", swiftSettings: strict),
         .testTarget(name: "ThrumModelTests", dependencies: ["ThrumModel"], swiftSettings: strict),
         .testTarget(
@@ -62,8 +63,9 @@ let package = Package(
             name: "HapticFormatsTests", dependencies: ["HapticFormats", "AHAPCodec", "ThrumModel", "ThrumTestSupport"],
             exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(
-            name: "RenderCoreTests", dependencies: ["RenderCore", "ThrumModel"], exclude: ["Golden"], swiftSettings: strict),
-        .testTarget(name: "AudioResourcesTests", dependencies: ["AudioResources"], swiftSettings: strict),
+            name: "RenderCoreTests", dependencies: ["RenderCore", "ThrumModel", "ThrumTestSupport"], exclude: ["Golden"], swiftSettings: strict),
+        .testTarget(
+            name: "AudioResourcesTests", dependencies: ["AudioResources", "ThrumTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "AudioAnalysisTests", dependencies: ["AudioAnalysis", "ThrumTestSupport"], swiftSettings: strict),
         .testTarget(name: "ALSAOutputTests", dependencies: ["ALSAOutput"], swiftSettings: strict),
@@ -72,9 +74,10 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "ThrumCommandLineTests",
-            dependencies: ["ThrumCommandLine", "ThrumModel", "RenderCore", "AudioResources"], exclude: ["Snapshots"],
+            dependencies: ["ThrumCommandLine", "ThrumModel", "RenderCore", "AudioResources", "ThrumTestSupport"], exclude: ["Snapshots"],
             swiftSettings: strict),
-        .testTarget(name: "CoreHapticsExamplesTests", dependencies: ["Thrum"], swiftSettings: strict),
+        .testTarget(
+            name: "CoreHapticsExamplesTests", dependencies: ["Thrum", "ThrumTestSupport"], swiftSettings: strict),
         // Reference code written for app targets, compiled as Xcode 26 compiles them: main-actor by default.
         .testTarget(
             name: "CoreHapticsAppExamplesTests", dependencies: ["Thrum"],

@@ -1,6 +1,7 @@
 import AHAPCodec
 import Foundation
 import Testing
+import ThrumTestSupport
 
 /// Regression tests from fuzzing (`Tools/fuzz.sh`): the decoder must never crash or hang on any input,
 /// and must always return either a pattern or at least one error diagnostic with a line and column.
@@ -12,7 +13,7 @@ import Testing
 @Suite("Fuzz regressions")
 struct FuzzRegressionTests {
     static let fixtures = TestPaths.fixtures.appendingPathComponent("fuzz")
-    static let patterns = TestPaths.packageRoot.appendingPathComponent("Resources/Patterns")
+    static let patterns = packageRoot.appendingPathComponent("Resources/Patterns")
 
     /// Checks the decoder's contract for one input; returns the result for further checks.
     @discardableResult
@@ -109,20 +110,5 @@ struct FuzzRegressionTests {
             bytes.removeSubrange(at..<(at + length))
             return "delete \(length) bytes at \(at)"
         }
-    }
-}
-
-/// SplitMix64 (Steele, Lea, Flood 2014): a tiny deterministic generator, so every run tests the same mutants.
-struct SplitMix64 {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

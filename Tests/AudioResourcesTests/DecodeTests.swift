@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThrumTestSupport
 
 @testable import AudioResources
 
@@ -30,10 +31,10 @@ struct DecodeTests {
 
     @Test("decodes a stereo tone with the right frames, channels and values", arguments: cases)
     func decodes(_ c: Case) throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let rate = 44_100
         let frames = 4_410
-        let tone = sine(frequency: 441, sampleRate: Double(rate), frames: frames, channels: 2)
+        let tone = sine(frequency: 441, rate: Double(rate), frames: frames, channels: 2)
         let path = try writeFile(dir.file("tone.\(c.ext)"), tone, sampleRate: rate, channels: 2, format: c.format)
 
         let audio = try AudioFileLoader.load(path: path, targetSampleRate: Double(rate))
@@ -64,8 +65,8 @@ struct DecodeTests {
 
     @Test("mono stays mono")
     func mono() throws {
-        let dir = TempDir()
-        let tone = sine(frequency: 100, sampleRate: 8000, frames: 800)
+        let dir = TemporaryDirectory("audio")
+        let tone = sine(frequency: 100, rate: 8000, frames: 800)
         let path = try writeFile(dir.file("mono.wav"), tone, sampleRate: 8000)
         let audio = try AudioFileLoader.load(path: path, targetSampleRate: 8000)
         #expect(audio.channelCount == 1)
@@ -77,7 +78,7 @@ struct DecodeTests {
 
     @Test("more than two channels keep the first two")
     func fourChannels() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let frames = 100
         var samples = [Float](repeating: 0, count: frames * 4)
         for n in 0..<frames {
@@ -95,7 +96,7 @@ struct DecodeTests {
 
     @Test("an empty file loads as zero frames")
     func empty() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let path = try writeFile(dir.file("empty.wav"), [], sampleRate: 48000)
         let audio = try AudioFileLoader.load(path: path, targetSampleRate: 44100)
         #expect(audio.frameCount == 0)
@@ -113,9 +114,9 @@ struct DecodeTests {
 
     @Test("probe reports frames, channels, rate and format")
     func probe() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let path = try writeFile(
-            dir.file("info.wav"), sine(frequency: 440, sampleRate: 22050, frames: 2205, channels: 2),
+            dir.file("info.wav"), sine(frequency: 440, rate: 22050, frames: 2205, channels: 2),
             sampleRate: 22050, channels: 2, format: .pcm16)
         let info = try AudioFileInfo.probe(path)
         #expect(info.frames == 2205)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThrumTestSupport
 
 @testable import AudioResources
 
@@ -7,10 +8,10 @@ import Testing
 struct DefaultLimitsTests {
     @Test("a 23 s stereo 16-bit 44.1 kHz file (4.06 MB) passes the default limits and converts to 48 kHz")
     func largestTypicalFile() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let frames = 23 * 44_100
         let path = try writeFile(
-            dir.file("max.wav"), sine(frequency: 1000, sampleRate: 44_100, frames: frames, channels: 2), sampleRate: 44_100,
+            dir.file("max.wav"), sine(frequency: 1000, rate: 44_100, frames: frames, channels: 2), sampleRate: 44_100,
             channels: 2, format: .pcm16)
         #expect(fileSize(path) <= AudioResourceLimits.defaultMaxFileBytes)
         let start = ContinuousClock.now

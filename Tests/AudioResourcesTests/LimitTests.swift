@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThrumTestSupport
 
 @testable import AudioResources
 
@@ -7,7 +8,7 @@ import Testing
 struct LimitTests {
     @Test("a file larger than maxFileBytes is rejected before decoding")
     func tooLarge() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let path = try writeFile(dir.file("big.wav"), [Float](repeating: 0.1, count: 1000), sampleRate: 8000, format: .pcm16)
         let size = fileSize(path)
         #expect(size == 2044)
@@ -41,7 +42,7 @@ struct LimitTests {
 
     @Test("a file longer than maxDurationSeconds is rejected")
     func tooLong() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let path = try writeFile(dir.file("long.wav"), [Float](repeating: 0, count: 1000), sampleRate: 1000, format: .pcm16)
         let limits = AudioResourceLimits(maxDurationSeconds: 0.5)
         let error = expectAudioError { _ = try AudioFileLoader.load(path: path, targetSampleRate: 1000, limits: limits) }
@@ -55,7 +56,7 @@ struct LimitTests {
 
     @Test("a file whose decoded size alone exceeds the memory limit is rejected before reading")
     func tooMuchMemory() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let path = try writeFile(dir.file("mem.wav"), [Float](repeating: 0, count: 1000), sampleRate: 8000, format: .pcm16)
         let limits = AudioResourceLimits(maxTotalDecodedBytes: 10_000)
         // 1000 frames at 8 kHz → 6000 frames at 48 kHz → 24 000 bytes.
@@ -66,7 +67,7 @@ struct LimitTests {
 
     @Test("random bytes named .wav are unreadable, with libsndfile's message")
     func corrupt() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let path = dir.file("noise.wav")
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<512).map { _ in UInt8.random(in: 0...255, using: &generator) }
@@ -85,9 +86,9 @@ struct LimitTests {
 
     @Test("a truncated file is unreadable, not partly loaded", arguments: ["wav", "aiff", "flac", "ogg"])
     func truncated(_ ext: String) throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let path = try writeFile(
-            dir.file("cut.\(ext)"), sine(frequency: 440, sampleRate: 44100, frames: 44100), sampleRate: 44100,
+            dir.file("cut.\(ext)"), sine(frequency: 440, rate: 44100, frames: 44100), sampleRate: 44100,
             format: ext == "ogg" ? .float : .pcm16)
         truncate(path, keeping: 1.0 / 3)
         let error = expectAudioError { _ = try AudioFileLoader.load(path: path, targetSampleRate: 44100) }
@@ -105,9 +106,9 @@ struct LimitTests {
 
     @Test("an Ogg stream cut anywhere is unreadable", arguments: [0.2, 0.4, 0.5, 0.6, 0.8, 0.95])
     func truncatedOgg(_ fraction: Double) throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let path = try writeFile(
-            dir.file("cut.ogg"), sine(frequency: 440, sampleRate: 44100, frames: 44100, channels: 2), sampleRate: 44100,
+            dir.file("cut.ogg"), sine(frequency: 440, rate: 44100, frames: 44100, channels: 2), sampleRate: 44100,
             channels: 2)
         truncate(path, keeping: fraction)
         let error = expectAudioError { _ = try AudioFileLoader.load(path: path, targetSampleRate: 44100) }
@@ -117,7 +118,7 @@ struct LimitTests {
 
     @Test("a truncated header is unreadable")
     func truncatedHeader() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let path = try writeFile(dir.file("head.wav"), [0.1, 0.2], sampleRate: 8000)
         let handle = FileHandle(forWritingAtPath: path)!
         try handle.truncate(atOffset: 20)
@@ -141,7 +142,7 @@ struct LimitTests {
 
     @Test("a folder is unreadable")
     func folder() {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let folder = dir.folder("x.wav")
         let error = expectAudioError { _ = try AudioFileLoader.load(path: folder, targetSampleRate: 48000) }
         #expect(error == .unreadable(path: folder, reason: "it is a folder, not a file"))
@@ -158,11 +159,11 @@ struct LoaderMiscTests {
 
     @Test("several threads can load at once")
     func concurrentLoads() async throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         var paths: [String] = []
         for i in 0..<8 {
             paths.append(try writeFile(
-                dir.file("t\(i).wav"), sine(frequency: 440, sampleRate: 44100, frames: 4410 + i), sampleRate: 44100))
+                dir.file("t\(i).wav"), sine(frequency: 440, rate: 44100, frames: 4410 + i), sampleRate: 44100))
         }
         let counts = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
             for (i, path) in paths.enumerated() {
@@ -189,8 +190,8 @@ struct StreamedHeaderTests {
 
     @Test("a WAV whose sizes were never filled in (0xFFFFFFFF, as piped encoders write) loads in full")
     func unfilledSizes() throws {
-        let dir = TempDir()
-        let tone = sine(frequency: 440, sampleRate: 8000, frames: 800)
+        let dir = TemporaryDirectory("audio")
+        let tone = sine(frequency: 440, rate: 8000, frames: 800)
         let path = try writeFile(dir.file("piped.wav"), tone, sampleRate: 8000, format: .pcm16)
         try Self.patchChunkSize(path, chunk: "RIFF", to: 0xFFFF_FFFF)
         try Self.patchChunkSize(path, chunk: "data", to: 0xFFFF_FFFF)
@@ -202,7 +203,7 @@ struct StreamedHeaderTests {
 
     @Test("a WAV whose data size is larger than the file is truncated")
     func oversizedDataChunk() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let path = try writeFile(dir.file("liar.wav"), [Float](repeating: 0.25, count: 800), sampleRate: 8000, format: .pcm16)
         try Self.patchChunkSize(path, chunk: "data", to: 3200)
         let error = expectAudioError { _ = try AudioFileLoader.load(path: path, targetSampleRate: 8000) }

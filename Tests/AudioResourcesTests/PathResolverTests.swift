@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import ThrumTestSupport
 
 @testable import AudioResources
 
@@ -10,7 +11,7 @@ struct PathResolverTests {
     /// tmp/project/patterns/p.ahap, tmp/project/patterns/Sounds/a.wav, tmp/project/lib/b.wav,
     /// tmp/outside/secret.wav.
     final class Layout {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         var patterns: String { dir.path + "/project/patterns" }
         var lib: String { dir.path + "/project/lib" }
         var lib2: String { dir.path + "/project/lib2" }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThrumTestSupport
 
 @testable import AudioResources
 
@@ -7,9 +8,9 @@ import Testing
 struct ResampleTests {
     @Test("44100 → 48000 keeps length and pitch", arguments: [AudioFileLoader.ResampleQuality.medium, .best, .fastest])
     func keepsLengthAndPitch(_ quality: AudioFileLoader.ResampleQuality) throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let frames = 22_050  // 0.5 s
-        let tone = sine(frequency: 1000, sampleRate: 44_100, frames: frames, channels: 2)
+        let tone = sine(frequency: 1000, rate: 44_100, frames: frames, channels: 2)
         let path = try writeFile(dir.file("tone.wav"), tone, sampleRate: 44_100, channels: 2)
 
         let audio = try AudioFileLoader.load(path: path, targetSampleRate: 48_000, quality: quality)
@@ -21,13 +22,15 @@ struct ResampleTests {
         #expect(audio.byteCount == audio.frameCount * 2 * 4)
 
         let out = audio.array
-        // Pitch: 1 kHz dominates a 1.088 kHz probe (what a pitch-shifting conversion would give).
-        let at1000 = goertzel(out, channels: 2, frequency: 1000, sampleRate: 48_000)
-        let at1088 = goertzel(out, channels: 2, frequency: 1088, sampleRate: 48_000)
-        #expect(at1000 > 100 * at1088)
-        // 0.5 s of 1 kHz crosses zero 1000 times (±2 for the ends).
-        #expect(abs(zeroCrossings(out, channels: 2) - 1000) <= 2)
-        #expect(abs(zeroCrossings(out, channels: 2, channel: 1) - 1000) <= 2)
+        // Pitch: 1 kHz dominates a 1.088 kHz probe (what a pitch-shifting conversion would give) by 20 dB.
+        let left = channel(out, 0, of: 2)
+        let right = channel(out, 1, of: 2)
+        let at1000 = toneAmplitude(left, rate: 48_000, frequency: 1000, from: 0, to: left.count)
+        let at1088 = toneAmplitude(left, rate: 48_000, frequency: 1088, from: 0, to: left.count)
+        #expect(at1000 > 10 * at1088)
+        // Both channels measure 1 kHz from their zero crossings (within 0.2 %).
+        #expect(abs(zeroCrossingFrequency(left, rate: 48_000, from: 0, to: left.count) - 1000) < 2)
+        #expect(abs(zeroCrossingFrequency(right, rate: 48_000, from: 0, to: right.count) - 1000) < 2)
         // Amplitude kept (0.5 left, 0.25 right), away from the edges.
         let middle = stride(from: 2000, to: 22_000, by: 1).map { abs(out[$0 * 2]) }.max() ?? 0
         #expect(abs(middle - 0.5) < 0.01)
@@ -39,9 +42,9 @@ struct ResampleTests {
         (48_000, 44_100, 4_801), (8_000, 48_000, 1_001), (22_050, 48_000, 333),
     ])
     func lengths(from: Int, to: Int, frames: Int) throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let path = try writeFile(
-            dir.file("t.wav"), sine(frequency: 200, sampleRate: Double(from), frames: frames), sampleRate: from)
+            dir.file("t.wav"), sine(frequency: 200, rate: Double(from), frames: frames), sampleRate: from)
         let audio = try AudioFileLoader.load(path: path, targetSampleRate: Double(to))
         #expect(audio.frameCount == Int((Double(frames) * Double(to) / Double(from)).rounded()))
         #expect(audio.channelCount == 1)
@@ -49,7 +52,7 @@ struct ResampleTests {
 
     @Test("an impossible ratio is resampleFailed")
     func badRatio() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let path = try writeFile(dir.file("t.wav"), [0, 0.1, 0.2, 0.3], sampleRate: 8_000)
         let error = expectAudioError { _ = try AudioFileLoader.load(path: path, targetSampleRate: 8_000 * 300) }
         guard case .resampleFailed = error else { Issue.record("got \(String(describing: error))"); return }

@@ -1,44 +1,8 @@
 import Foundation
 import Testing
+import ThrumTestSupport
 
 @testable import AudioResources
-
-/// A fresh temporary folder, removed when the object goes away.
-final class TempDir {
-    let path: String
-
-    init() {
-        let base = FileManager.default.temporaryDirectory.path
-        path = base + "/thrum-audio-tests-" + UUID().uuidString
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    /// `path/name`, creating intermediate folders.
-    func file(_ name: String) -> String {
-        let full = path + "/" + name
-        let folder = (full as NSString).deletingLastPathComponent
-        try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        return full
-    }
-
-    func folder(_ name: String) -> String {
-        let full = path + "/" + name
-        try! FileManager.default.createDirectory(atPath: full, withIntermediateDirectories: true)
-        return full
-    }
-}
-
-/// Interleaved sine tone; channel c has amplitude `amplitude / (c + 1)`.
-func sine(frequency: Double, sampleRate: Double, frames: Int, channels: Int = 1, amplitude: Double = 0.5) -> [Float] {
-    var out = [Float](repeating: 0, count: frames * channels)
-    for n in 0..<frames {
-        let v = sin(2 * Double.pi * frequency * Double(n) / sampleRate)
-        for c in 0..<channels { out[n * channels + c] = Float(amplitude / Double(c + 1) * v) }
-    }
-    return out
-}
 
 /// Writes `samples` with AudioFileWriter and returns the path.
 @discardableResult
@@ -49,34 +13,6 @@ func writeFile(
     try writer.write(samples)
     try writer.close()
     return path
-}
-
-/// Power of `frequency` in channel `channel` of interleaved `samples` (Goertzel algorithm).
-func goertzel(_ samples: [Float], channels: Int = 1, channel: Int = 0, frequency: Double, sampleRate: Double) -> Double {
-    let coefficient = 2 * cos(2 * Double.pi * frequency / sampleRate)
-    var s1 = 0.0, s2 = 0.0
-    var i = channel
-    while i < samples.count {
-        let s0 = Double(samples[i]) + coefficient * s1 - s2
-        s2 = s1
-        s1 = s0
-        i += channels
-    }
-    return s1 * s1 + s2 * s2 - coefficient * s1 * s2
-}
-
-/// Sign changes in channel `channel` of `samples`.
-func zeroCrossings(_ samples: [Float], channels: Int = 1, channel: Int = 0) -> Int {
-    var count = 0
-    var previous = samples[channel]
-    var i = channel + channels
-    while i < samples.count {
-        let x = samples[i]
-        if (previous < 0 && x >= 0) || (previous >= 0 && x < 0) { count += 1 }
-        previous = x
-        i += channels
-    }
-    return count
 }
 
 extension DecodedAudio {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThrumTestSupport
 
 @testable import AudioResources
 
@@ -7,13 +8,13 @@ import Testing
 /// never gets a header that wrapped around.
 @Suite("Audio file writer: nothing partial")
 struct WriterSafetyTests {
-    static func names(_ dir: TempDir) -> [String] {
+    static func names(_ dir: TemporaryDirectory) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).sorted()
     }
 
     @Test("until close() succeeds the target is untouched; then it is the whole file and nothing else is left")
     func replacedOnClose() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let target = dir.file("out.wav")
         try Data("old".utf8).write(to: URL(fileURLWithPath: target))
         let writer = try AudioFileWriter(path: target, sampleRate: 8000, channelCount: 1)
@@ -27,7 +28,7 @@ struct WriterSafetyTests {
 
     @Test("a discarded or dropped writer leaves nothing and the old file as it was")
     func discardLeavesNothing() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let target = dir.file("out.wav")
         try Data("old".utf8).write(to: URL(fileURLWithPath: target))
         let writer = try AudioFileWriter(path: target, sampleRate: 8000, channelCount: 1)
@@ -47,7 +48,7 @@ struct WriterSafetyTests {
 
     @Test("a write past what a 32-bit container holds fails, and removes the partial file", arguments: ["aiff", "au", "wav"])
     func thirtyTwoBitLimit(ext: String) throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let writer = try AudioFileWriter(path: dir.file("big.\(ext)"), sampleRate: 8000, channelCount: 2)
         #expect(writer.dataByteLimit == AudioFileWriter.thirtyTwoBitDataLimit)
         writer.dataByteLimit = 4000  // 500 float stereo frames
@@ -61,7 +62,7 @@ struct WriterSafetyTests {
 
     @Test("an AIFF or AU expected to pass 2 GiB is refused before anything is written", arguments: ["aiff", "au"])
     func refusedUpFront(ext: String) throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let error = expectAudioError {
             _ = try AudioFileWriter(path: dir.file("big.\(ext)"), sampleRate: 48000, channelCount: 3, expectedFrames: 200_000_000)
         }
@@ -72,7 +73,7 @@ struct WriterSafetyTests {
 
     @Test("a folder as the target is refused at once")
     func folderTarget() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let folder = dir.folder("out.wav")
         let error = expectAudioError { _ = try AudioFileWriter(path: folder, sampleRate: 8000, channelCount: 1) }
         #expect(error == .writeFailed(path: folder, reason: "it is a folder"))
@@ -81,7 +82,7 @@ struct WriterSafetyTests {
 
     @Test("a FIFO target receives the finished file and stays a FIFO")
     func fifoTarget() async throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let fifo = dir.file("pipe.wav")
         #expect(mkfifo(fifo, 0o600) == 0)
         let reader = Task.detached { FileHandle(forReadingAtPath: fifo)!.readDataToEndOfFile() }
@@ -99,7 +100,7 @@ struct WriterSafetyTests {
 
     @Test("a descriptor (a pipe, as standard output) receives the whole file at close")
     func descriptorTarget() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
         defer { close(ends[0]) }
@@ -134,7 +135,7 @@ struct WriterSafetyTests {
             if: largeFilesEnabled,
             "writes a 4.3 GB file: set THRUM_LARGE_FILE_TESTS=1 (CI does) with 12 GB free in the temporary folder"))
     func rf64() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let path = dir.file("long.wav")
         let frames = (1 << 30) + (1 << 18)  // mono float: 4 GiB + 1 MiB of data
         let writer = try AudioFileWriter(path: path, sampleRate: 48000, channelCount: 1, expectedFrames: frames)

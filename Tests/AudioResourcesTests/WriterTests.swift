@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThrumTestSupport
 
 @testable import AudioResources
 
@@ -18,7 +19,7 @@ struct WriterTests {
 
     @Test("float WAV round-trips bit-exact, including values beyond ±1")
     func floatExact() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         var signal = Self.testSignal(count: 2000)
         signal += [1.5, -3, .leastNonzeroMagnitude, -0.0, .greatestFiniteMagnitude, 1e-30]
         let path = dir.file("exact.wav")
@@ -41,7 +42,7 @@ struct WriterTests {
         (AudioSampleFormat.pcm16, "wav", 16), (.pcm24, "wav", 24), (.pcm16, "aiff", 16), (.pcm24, "flac", 24), (.pcm16, "flac", 16),
     ])
     func pcmWithinOneStep(format: AudioSampleFormat, ext: String, bits: Int) throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let signal = Self.testSignal(count: 3000)
         let path = dir.file("pcm.\(ext)")
         let writer = try AudioFileWriter(path: path, sampleRate: 44100, channelCount: 1, sampleFormat: format)
@@ -69,7 +70,7 @@ struct WriterTests {
 
     @Test("clipping is counted and clamped to full scale", arguments: [AudioSampleFormat.pcm16, .pcm24])
     func clipping(_ format: AudioSampleFormat) throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let path = dir.file("clip.wav")
         let writer = try AudioFileWriter(path: path, sampleRate: 8000, channelCount: 2, sampleFormat: format)
         try writer.write([1.5, -2, 0.5, .nan, 1.0, -1.0, 1.0001, .infinity])
@@ -84,7 +85,7 @@ struct WriterTests {
 
     @Test("float formats that cannot hold float pick PCM 24 or Vorbis")
     func fallbackFormats() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let flac = try AudioFileWriter(path: dir.file("a.flac"), sampleRate: 48000, channelCount: 1)
         #expect(flac.formatName.contains("24 bit"))
         try flac.close()
@@ -95,7 +96,7 @@ struct WriterTests {
 
     @Test("writer errors name the file and the problem")
     func errors() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let bad = expectAudioError { _ = try AudioFileWriter(path: dir.path + "/x.xyz", sampleRate: 48000, channelCount: 1) }
         guard case .writeFailed(let p, let reason) = bad else { Issue.record("got \(String(describing: bad))"); return }
         #expect(p == dir.path + "/x.xyz")

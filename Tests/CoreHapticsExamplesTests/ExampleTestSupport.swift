@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Thrum
+import ThrumTestSupport
 
 /// The package's Resources/Audio/click.wav (what `playClickWithSound` uses in place of `Bundle.main`).
 let packageClickURL: URL? = {
@@ -43,42 +44,18 @@ func renderOutput(_ engine: CHHapticEngine, seconds: Double) throws -> Rendered 
 }
 
 func renderOutput(_ engine: CHHapticEngine, frames: Int, block: Int = 256) throws -> Rendered {
-    var result = Rendered()
-    var buffer = [Float](repeating: 0, count: block * 3)
-    var done = 0
-    while done < frames {
-        let count = min(block, frames - done)
-        try buffer.withUnsafeMutableBufferPointer {
-            try engine.renderOffline(frameCount: count, into: $0.baseAddress!)
-        }
-        for i in 0..<count {
-            result.left.append(buffer[3 * i])
-            result.right.append(buffer[3 * i + 1])
-            result.haptic.append(buffer[3 * i + 2])
-        }
-        done += count
+    let samples = try renderInBlocks(frames: frames, channels: 3, block: block) {
+        try engine.renderOffline(frameCount: $0, into: $1)
     }
-    return result
+    return Rendered(left: channel(samples, 0, of: 3), right: channel(samples, 1, of: 3), haptic: channel(samples, 2, of: 3))
 }
 
 /// Frame of `seconds` at the test rate.
 func frame(_ seconds: Double) -> Int { Int((seconds * testRate).rounded()) }
 
-/// Peak magnitude over `range` (clamped to the samples).
-func peak(_ samples: [Float], _ range: Range<Int>) -> Float {
-    let r = range.clamped(to: 0..<samples.count)
-    return samples[r].reduce(0) { max($0, abs($1)) }
-}
-
-/// Peak magnitude over a window of `seconds` around `centre` seconds.
+/// Peak magnitude over a window of `width` seconds around `centre` seconds (clamped to the samples).
 func peak(_ samples: [Float], around centre: Double, width: Double = 0.05) -> Float {
-    peak(samples, frame(centre - width / 2)..<frame(centre + width / 2))
-}
-
-/// First frame at or after `from` whose magnitude is above `threshold`.
-func onset(_ samples: [Float], from: Int = 0, threshold: Float = 0) -> Int? {
-    guard from < samples.count else { return nil }
-    return samples[from...].firstIndex { abs($0) > threshold }
+    peak(samples, (frame(centre - width / 2)..<frame(centre + width / 2)).clamped(to: 0..<samples.count))
 }
 
 /// Onsets of bursts: a sample above `threshold` after at least `gap` frames of silence (≤ threshold).
@@ -94,11 +71,6 @@ func burstOnsets(_ samples: [Float], threshold: Float = 0, gap: Int) -> [Int] {
         }
     }
     return onsets
-}
-
-/// Last frame whose magnitude is above `threshold`.
-func lastSound(_ samples: [Float], threshold: Float = 0) -> Int? {
-    samples.lastIndex { abs($0) > threshold }
 }
 
 /// `player`'s end frame (Thrum's `ThrumPlayerState`).

@@ -1,5 +1,6 @@
 import Testing
 import Thrum
+import ThrumTestSupport
 
 @Suite("haptics-library.md one-shot patterns") struct LibraryPatternTests {
     /// Payment: a 0.4 tick at 0, then a 1.0 thump at 0.25 s lasting 0.13 s.
@@ -69,7 +70,7 @@ import Thrum
         let engine = try makeOfflineEngine()
         try playExplosion(engine: engine)
         let out = try renderOutput(engine, seconds: 0.7)
-        #expect(try #require(onset(out.haptic)) <= 1)
+        #expect(try #require(firstSound(out.haptic)) <= 1)
         let levels = [0.1, 0.2, 0.3, 0.4, 0.5].map { peak(out.haptic, around: $0, width: 0.02) }
         for (a, b) in zip(levels, levels.dropFirst()) { #expect(a > b, "decay levels \(levels)") }
         #expect(levels[4] < 0.05 * levels[0] * 4)
@@ -93,9 +94,9 @@ import Thrum
         _ = try renderOutput(engine, frames: 512)
         try playClickWithSound(engine: engine)
         let out = try renderOutput(engine, seconds: 0.3)
-        let haptic = try #require(onset(out.haptic))
-        let left = try #require(onset(out.left))
-        let right = try #require(onset(out.right))
+        let haptic = try #require(firstSound(out.haptic))
+        let left = try #require(firstSound(out.left))
+        let right = try #require(firstSound(out.right))
         #expect(haptic <= 1 && left <= 1 && right <= 1)
         #expect(peak(out.left, 0..<frame(0.01)) > 0.01 && peak(out.right, 0..<frame(0.01)) > 0.01)
         #expect(peak(out.left, frame(0.25)..<out.left.count) == 0)
@@ -171,7 +172,7 @@ import Thrum
         surface.dragChanged(.init(velocity: CGSize(width: 0, height: 0)))  // starts the loop, speed 0
         let player = try #require(surface.currentPlayer)
         let still = try renderOutput(engine, seconds: 0.25)
-        #expect(try #require(onset(still.haptic)) <= 1)
+        #expect(try #require(firstSound(still.haptic)) <= 1)
         surface.dragChanged(.init(velocity: CGSize(width: 1500, height: 1500)))  // speed 1 (clamped)
         let fast = try renderOutput(engine, seconds: 0.25)
         surface.dragChanged(.init(velocity: CGSize(width: 0, height: 600)))  // speed 0.3
@@ -215,7 +216,7 @@ import Thrum
         #expect(button.isHolding && button.currentProgress == 1)
         let player = try #require(button.currentPlayer)
         let out = try renderOutput(engine, seconds: 1.6)
-        #expect(try #require(onset(out.haptic)) <= 1)
+        #expect(try #require(firstSound(out.haptic)) <= 1)
         let levels = [0.1, 0.4, 0.7, 1.0, 1.3, 1.45].map { peak(out.haptic, around: $0, width: 0.04) }
         for (a, b) in zip(levels, levels.dropFirst()) { #expect(a < b, "ramp levels \(levels)") }
         #expect(levels.last! > 10 * levels.first!, "ramp levels \(levels)")

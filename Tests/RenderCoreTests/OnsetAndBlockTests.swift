@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThrumTestSupport
 import ThrumModel
 
 @testable import RenderCore
@@ -25,7 +26,7 @@ struct OnsetAndBlockTests {
             let pattern = try compile(PatternData(events: [e]), rate: rate)
             let onset = Int((t * rate).rounded())
             let buses = render(pattern, frames: onset + 400, blockSize: 64)
-            let first = try #require(firstNonZero(buses.haptic))
+            let first = try #require(firstSound(buses.haptic))
             #expect(first == onset || first == onset + 1, "t=\(t) onset \(onset) first \(first)")
         }
     }
@@ -44,7 +45,7 @@ struct OnsetAndBlockTests {
             let buses = render(try compile(PatternData(events: [e]), rate: rate), frames: 4400)
             let onset = Int((e.time * rate).rounded())
             let bus = e.type.isAudio ? buses.left : buses.haptic
-            let first = try #require(firstNonZero(bus))
+            let first = try #require(firstSound(bus))
             #expect(first == onset || first == onset + 1)
         }
         let all = render(try compile(PatternData(events: events), rate: rate), frames: 4400, blockSize: 7)

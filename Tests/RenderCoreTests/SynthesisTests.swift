@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThrumTestSupport
 import ThrumModel
 
 @testable import RenderCore
@@ -122,7 +123,7 @@ struct HapticSynthesisTests {
         let linear = render(try compile(PatternData(events: e), profile: .speaker), frames: 400).haptic
         #expect(abs(peak(linear, 0..<400) - 0.5 * 0.8) < 0.02)
         // Transient length from the profile (20 ms at 8 kHz = 160 frames).
-        #expect(firstNonZero(Array(square.reversed())).map { 400 - $0 } ?? 0 <= 160)
+        #expect(firstSound(Array(square.reversed())).map { 400 - $0 } ?? 0 <= 160)
     }
 
     @Test("intensity control halfway on a ramp 1 → 0 gives amplitude ratio 0.25 (square law)")
@@ -228,7 +229,7 @@ struct HapticSynthesisTests {
     func playbackRate() throws {
         let pattern = try compile(PatternData(events: [event(.hapticContinuous, 0.5, duration: 0.5, [(.hapticIntensity, 0.8)])]))
         let (buses, _) = render(frames: 8000) { r in r.startPlayer(0, pattern: pattern, atFrame: 0, playbackRate: 2) }
-        let first = try #require(firstNonZero(buses.haptic))
+        let first = try #require(firstSound(buses.haptic))
         #expect(first == 2000 || first == 2001)
         #expect(abs(zeroCrossingFrequency(buses.haptic, rate: rate, from: 2100, to: 3900) / 155 - 1) < 0.02)
         #expect(buses.haptic[(4000 + 8 + 1)...].allSatisfy { $0 == 0 })  // 0.25 s + 1 ms release

@@ -1,22 +1,8 @@
 import Foundation
 import ThrumModel
+import ThrumTestSupport
 
 @testable import RenderCore
-
-/// A tiny seeded generator (SplitMix64), so random tests are reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    mutating func range(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * unit() }
-}
 
 /// Rendered buses.
 struct Buses: Equatable {
@@ -90,28 +76,3 @@ func render(_ pattern: CompiledPattern, frames: Int, blockSize: Int = 512) -> Bu
         r.startPlayer(0, pattern: pattern, atFrame: 0)
     }.0
 }
-
-func firstNonZero(_ x: [Float]) -> Int? { x.firstIndex { $0 != 0 } }
-
-/// Frequency by counting upward zero crossings over a range.
-func zeroCrossingFrequency(_ x: [Float], rate: Double, from: Int, to: Int) -> Double {
-    var crossings: [Int] = []
-    for i in max(from, 1)..<to where x[i - 1] < 0 && x[i] >= 0 { crossings.append(i) }
-    guard crossings.count >= 2, let first = crossings.first, let last = crossings.last else { return 0 }
-    return Double(crossings.count - 1) * rate / Double(last - first)
-}
-
-/// Amplitude of the component at `frequency` (Goertzel / single-bin DFT), over a range.
-func toneAmplitude(_ x: [Float], rate: Double, frequency: Double, from: Int, to: Int) -> Double {
-    var re = 0.0
-    var im = 0.0
-    for i in from..<to {
-        let w = 2 * Double.pi * frequency * Double(i) / rate
-        re += Double(x[i]) * cos(w)
-        im += Double(x[i]) * sin(w)
-    }
-    return 2 * (re * re + im * im).squareRoot() / Double(to - from)
-}
-
-func peak(_ x: [Float], _ range: Range<Int>) -> Float { x[range].map { abs($0) }.max() ?? 0 }
-

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThrumTestSupport
 import ThrumModel
 
 @testable import RenderCore
@@ -17,12 +18,10 @@ func maxJump(_ x: [Float]) -> Float {
     return m
 }
 
-func lastNonZero(_ x: [Float]) -> Int? { x.lastIndex { $0 != 0 } }
-
 /// A mono sine file (`seconds` long, `hz`) at `rate`.
 func sineFile(seconds: Double, hz: Double = 300, rate: Double = 8000, amplitude: Float = 0.5) -> SampleBuffer {
-    let n = Int(seconds * rate)
-    return SampleBuffer(samples: (0..<n).map { Float(sin(2 * Double.pi * hz * Double($0) / rate)) * amplitude }, sampleRate: rate)
+    SampleBuffer(
+        samples: sine(frequency: hz, rate: rate, frames: Int(seconds * rate), amplitude: Double(amplitude)), sampleRate: rate)
 }
 
 /// Onsets (non-resumed voice starts) of one slot, as frames.

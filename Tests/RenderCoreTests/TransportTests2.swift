@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThrumTestSupport
 import ThrumModel
 
 @testable import RenderCore
@@ -53,8 +54,8 @@ struct TransportPauseTests {
             #expect(abs(y.left[resume + m] - x.left[pause + m] * g) <= 1e-6 + abs(x.left[pause + m]) * 1e-5)
         }
         // Total sounding length preserved: everything ends exactly delta later.
-        #expect(lastNonZero(y.haptic)! == lastNonZero(x.haptic)! + delta)
-        #expect(lastNonZero(y.left)! == lastNonZero(x.left)! + delta)
+        #expect(lastSound(y.haptic)! == lastSound(x.haptic)! + delta)
+        #expect(lastSound(y.left)! == lastSound(x.left)! + delta)
         // No jump larger than the 5 ms fades allow.
         for (a, b) in [(x.haptic, y.haptic), (x.left, y.left), (x.right, y.right)] {
             #expect(maxJump(b) <= maxJump(a) + peak(a, 0..<6000) / Float(fade) + 1e-6)
@@ -145,7 +146,7 @@ struct TransportRateTests {
         }
         let expected = times.map { Int(($0 * Self.sr / rate).rounded()) }
         #expect(onsetFrames(r) == expected)
-        #expect(firstNonZero(buses.haptic) == expected[0] + 1)
+        #expect(firstSound(buses.haptic) == expected[0] + 1)
     }
 
     @Test("oscillator frequency, tone pitch and file samples do not change with the rate")
@@ -193,7 +194,7 @@ struct TransportRateTests {
         #expect(onsetFrames(r, kind: .transient) == expected)
         #expect(Array(y.haptic[..<change]) == Array(x.haptic[..<change]))
         // The tone started at 0.11 s (before the change) keeps its 0.05 s (+ release) length.
-        #expect(lastNonZero(y.left) == lastNonZero(x.left))
+        #expect(lastSound(y.left) == lastSound(x.left))
         #expect(!r.setPlaybackRate(0, rate: 0, atFrame: 0) && !r.setPlaybackRate(0, rate: .nan, atFrame: 0))
         #expect(!r.setPlaybackRate(0, rate: -1, atFrame: 0) && !r.setPlaybackRate(0, rate: .infinity, atFrame: 0))
     }

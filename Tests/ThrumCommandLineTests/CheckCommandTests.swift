@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import ThrumTestSupport
 
 @Suite struct CheckCommandTests {
-    let malformed = packageRoot + "/Tests/AHAPCodecTests/Fixtures/malformed"
+    let malformed = packageRoot.path + "/Tests/AHAPCodecTests/Fixtures/malformed"
 
     @Test func malformedFilesSnapshot() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: malformed).sorted().map { malformed + "/" + $0 }
@@ -11,7 +12,7 @@ import Testing
         #expect(result.status == 65)
         #expect(result.err.isEmpty)
         let output = result.out.replacingOccurrences(of: malformed + "/", with: "malformed/")
-        try assertSnapshot(output, named: "check-malformed.txt")
+        assertSnapshot(output, named: "check-malformed.txt")
     }
 
     @Test func everyFindingIsOneCompilerStyleLine() throws {
@@ -25,10 +26,11 @@ import Testing
     }
 
     @Test func cleanAndWarningOnlyFilesExitZero() throws {
-        let clean = try temporaryFile(
+        let folder = TemporaryDirectory("cli")
+        let clean = try folder.write(
             "clean.ahap", #"{"Version": 1.0, "Pattern": [{"Event": {"Time": 0, "EventType": "HapticTransient"}}]}"#)
         #expect(runThrum(["check", clean]) == (0, "checked 1 file: 0 errors, 0 warnings\n", ""))
-        let warned = try temporaryFile(
+        let warned = try folder.write(
             "warned.ahap", #"{"Pattern": [{"Event": {"Time": 0, "EventType": "HapticTransient"}}]}"#)
         let result = runThrum(["check", warned])
         #expect(result.status == 0)
@@ -60,7 +62,7 @@ import Testing
     }
 
     @Test func bundledPatternsAreClean() throws {
-        let folder = packageRoot + "/Resources/Patterns"
+        let folder = packageRoot.path + "/Resources/Patterns"
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".ahap") }
         #expect(files.count >= 25)
         let result = runThrum(["check", "--strict"] + files.map { folder + "/" + $0 })
@@ -71,14 +73,14 @@ import Testing
 
 @Suite struct InfoAndHelpTests {
     @Test func infoSummarisesAPattern() throws {
-        let result = runThrum(["info", packageRoot + "/Resources/Patterns/checkout.ahap"])
+        let result = runThrum(["info", packageRoot.path + "/Resources/Patterns/checkout.ahap"])
         #expect(result.status == 0)
-        let text = result.out.replacingOccurrences(of: packageRoot + "/", with: "")
-        try assertSnapshot(text, named: "info-checkout.txt")
+        let text = result.out.replacingOccurrences(of: packageRoot.path + "/", with: "")
+        assertSnapshot(text, named: "info-checkout.txt")
     }
 
     @Test func infoJSON() throws {
-        let result = runThrum(["info", "--json", packageRoot + "/Resources/Patterns/heartbeat.ahap"])
+        let result = runThrum(["info", "--json", packageRoot.path + "/Resources/Patterns/heartbeat.ahap"])
         #expect(result.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
         #expect(object["duration"] as? Double == 1.0)
@@ -86,7 +88,8 @@ import Testing
     }
 
     @Test func infoOnABrokenFileExits65WithTheFirstError() throws {
-        let broken = try temporaryFile("broken.ahap", #"{"Pattern": [{"Event": {"EventType": "HapticTransient"}}]}"#)
+        let folder = TemporaryDirectory("cli")
+        let broken = try folder.write("broken.ahap", #"{"Pattern": [{"Event": {"EventType": "HapticTransient"}}]}"#)
         let result = runThrum(["info", broken])
         #expect(result.status == 65)
         #expect(result.err.contains("invalidEventTime"))
@@ -94,9 +97,9 @@ import Testing
     }
 
     @Test func helpTexts() throws {
-        try assertSnapshot(runThrum(["--help"]).out, named: "help.txt")
-        try assertSnapshot(runThrum(["check", "--help"]).out, named: "help-check.txt")
-        try assertSnapshot(runThrum(["info", "--help"]).out, named: "help-info.txt")
+        assertSnapshot(runThrum(["--help"]).out, named: "help.txt")
+        assertSnapshot(runThrum(["check", "--help"]).out, named: "help-check.txt")
+        assertSnapshot(runThrum(["info", "--help"]).out, named: "help-info.txt")
         #expect(runThrum(["help", "check"]).out == runThrum(["check", "--help"]).out)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import RenderCore
 import Testing
+import ThrumTestSupport
 import ThrumModel
 
 @testable import ThrumCommandLine
@@ -74,13 +75,14 @@ private func eventsInFile(_ path: String) throws -> [(time: Double, type: String
 
 /// Runs `thrum plot` and returns the SVG it wrote.
 private func plot(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-    let output = try temporaryFile("plot.svg", "")
+    let folder = TemporaryDirectory("cli")
+    let output = try folder.write("plot.svg", "")
     let result = runThrum(["plot"] + arguments + ["-o", output])
     #expect(result.status == 0, "stderr: \(result.err)", sourceLocation: sourceLocation)
     return try String(contentsOfFile: output, encoding: .utf8)
 }
 
-private let patterns = packageRoot + "/Resources/Patterns"
+private let patterns = packageRoot.path + "/Resources/Patterns"
 
 private var bundledPatterns: [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: patterns)) ?? []).filter { $0.hasSuffix(".ahap") }.sorted()
@@ -128,13 +130,14 @@ private var bundledPatterns: [String] {
     @Test func snapshots() throws {
         for name in ["heartbeat", "checkout"] {
             let svg = try plot([patterns + "/\(name).ahap"])
-            try assertSnapshot(svg, named: "plot-\(name).svg")
+            assertSnapshot(svg, named: "plot-\(name).svg")
             #expect(try plot([patterns + "/\(name).ahap"]) == svg, "output is deterministic")
         }
     }
 
     @Test func effectiveValuesFollowCurvesAndSteps() throws {
-        let path = try temporaryFile(
+        let folder = TemporaryDirectory("cli")
+        let path = try folder.write(
             "curve.ahap",
             """
             {"Version": 1.0, "Pattern": [
@@ -179,7 +182,8 @@ private var bundledPatterns: [String] {
     }
 
     @Test func pngHasTheRequestedSize() throws {
-        let output = try temporaryFile("plot.png", "")
+        let folder = TemporaryDirectory("cli")
+        let output = try folder.write("plot.png", "")
         let result = runThrum(["plot", patterns + "/heartbeat.ahap", "-o", output, "--width", "900"])
         try #require(result.status == 0, "stderr: \(result.err)")
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))

@@ -1,6 +1,7 @@
 import AudioResources
 import Foundation
 import Testing
+import ThrumTestSupport
 
 @Suite struct RenderCommandTests {
     func temporaryWAV() -> String { NSTemporaryDirectory() + "thrum-render-\(UUID().uuidString).wav" }
@@ -52,16 +53,16 @@ import Testing
     }
 
     @Test func badAudioFileExits65NamingTheFile() throws {
-        let pattern = try temporaryFile(
+        let folder = TemporaryDirectory("cli")
+        let pattern = try folder.write(
             "audio.ahap",
             #"{"Version": 1.0, "Pattern": [{"Event": {"Time": 0, "EventType": "AudioCustom", "EventWaveformPath": "boom.wav"}}]}"#
         )
-        let folder = (pattern as NSString).deletingLastPathComponent
-        try Data("not a wav file at all".utf8).write(to: URL(fileURLWithPath: folder + "/boom.wav"))
+        try Data("not a wav file at all".utf8).write(to: URL(fileURLWithPath: folder.file("boom.wav")))
         let result = runThrum(["render", pattern, "-o", temporaryWAV()])
         #expect(result.status == 65)
         #expect(result.err.contains("boom.wav"))
-        let escaping = try temporaryFile(
+        let escaping = try folder.write(
             "escape.ahap",
             #"{"Version": 1.0, "Pattern": [{"Event": {"Time": 0, "EventType": "AudioCustom", "EventWaveformPath": "../../etc/passwd"}}]}"#
         )
@@ -87,7 +88,7 @@ import Testing
     @Test func listShowsEveryBundledPattern() throws {
         let result = runThrum(["list"])
         #expect(result.status == 0)
-        let names = try FileManager.default.contentsOfDirectory(atPath: packageRoot + "/Resources/Patterns")
+        let names = try FileManager.default.contentsOfDirectory(atPath: packageRoot.path + "/Resources/Patterns")
             .filter { $0.hasSuffix(".ahap") }.map { String($0.dropLast(5)) }
         for name in names { #expect(result.out.contains("\n\(name) ") || result.out.hasPrefix("\(name) ")) }
         #expect(result.out.split(separator: "\n").count == names.count)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThrumTestSupport
 
 @testable import ThrumCommandLine
 
@@ -39,7 +40,8 @@ import Testing
     }
 
     @Test func nothingWhenNotATerminal() {
-        let result = runThrum(["render", "textured-drag", "-o", NSTemporaryDirectory() + "thrum-progress.wav", "--sample-rate", "8000"])
+        let folder = TemporaryDirectory("progress")
+        let result = runThrum(["render", "textured-drag", "-o", folder.file("progress.wav"), "--sample-rate", "8000"])
         #expect(result.status == 0)
         #expect(result.err.isEmpty)
     }

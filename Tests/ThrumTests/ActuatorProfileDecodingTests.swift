@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThrumTestSupport
 import Thrum
 
 // Reading actuator profile files (moved from RenderCoreTests with the decoder, unchanged).

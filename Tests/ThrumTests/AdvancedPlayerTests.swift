@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThrumTestSupport
 import Thrum
 
 /// The advanced player through the offline engine (the render core's transport has its own exhaustive

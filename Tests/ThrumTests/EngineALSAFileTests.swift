@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThrumTestSupport
 import Thrum
 
 /// The live engine through ALSA itself (the `file` plugin over `null`, from an in-memory config): the

@@ -2,6 +2,7 @@ import AudioResources
 import Foundation
 import Synchronization
 import Testing
+import ThrumTestSupport
 import Thrum
 
 /// Real-time tests through a PulseAudio null sink reached with ALSA's `pulse` device.

@@ -1,13 +1,14 @@
 import Foundation
 import Synchronization
 import Testing
+import ThrumTestSupport
 import Thrum
 
 /// Bad things happening to files and budgets while Thrum works.
 @Suite struct FaultInjectionTests {
     @Test func patternFileReplacedWhileLoading() throws {
-        let folder = NSTemporaryDirectory() + "thrum-replace-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let temporary = TemporaryDirectory("replace")
+        let folder = temporary.path
         let file = folder + "/swap.ahap"
         let good = try String(contentsOf: packageRoot.appendingPathComponent("Resources/Patterns/drum-roll.ahap"), encoding: .utf8)
         try good.write(toFile: file, atomically: true, encoding: .utf8)
@@ -60,8 +61,8 @@ import Thrum
     }
 
     @Test func truncatedAudioFileIsRejectedNamingIt() throws {
-        let folder = NSTemporaryDirectory() + "thrum-trunc-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let temporary = TemporaryDirectory("trunc")
+        let folder = temporary.path
         let data = try Data(contentsOf: packageRoot.appendingPathComponent("Resources/Audio/click.wav"))
         let cut = folder + "/cut.wav"
         try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: cut))

@@ -1,11 +1,9 @@
 import Foundation
 import Testing
 import Thrum
+import ThrumTestSupport
 
 @Suite struct PatternCodingTests {
-    let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
     @Test func dictionaryWithAppleKeys() throws {
         let dictionary: [CHHapticPattern.Key: Any] = [
             .version: 1.0,

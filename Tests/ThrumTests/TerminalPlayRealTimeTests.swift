@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThrumTestSupport
 
 /// `thrum play` on a pseudo-terminal (Tools/pty-run.py): status line, keys, and the terminal restored.
 @Suite(.serialized, .enabled(if: pulseAvailable))

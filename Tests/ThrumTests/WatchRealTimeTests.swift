@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThrumTestSupport
 
 /// `thrum play --watch` through the PulseAudio null sink: an edit changes what is heard within a second,
 /// a broken edit keeps the previous version playing.
@@ -20,8 +21,8 @@ struct WatchRealTimeTests {
     }
 
     @Test func editsReplayWithinASecondAndBrokenEditsKeepTheLastGoodVersion() throws {
-        let folder = NSTemporaryDirectory() + "thrum-watch-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let temporary = TemporaryDirectory("watch")
+        let folder = temporary.path
         let file = folder + "/buzz.ahap"
         try buzz(intensity: 0.3).write(toFile: file, atomically: true, encoding: .utf8)
         let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
