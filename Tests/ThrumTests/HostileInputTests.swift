@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThrumTestSupport
 import Thrum
 
 /// Issue 13 in the library. Problem 1: huge or non-finite times and durations, from a pattern or an API
