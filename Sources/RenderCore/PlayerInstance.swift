@@ -183,26 +183,26 @@ struct PlayerInstance {
         loopWrapFrame = loopSeconds > 0 ? loopStart(1) : .max
     }
 
+    /// The frame of pattern time `time` on the current pass: `.max` for nil (nothing left) or a time at or
+    /// after the loop end (it never plays on this pass).
+    @inline(__always)
+    func passFrame(at time: Double?) -> Int {
+        guard let time, loopSeconds == 0 || time < loopSeconds else { return .max }
+        return frame(at: time)
+    }
+
     /// Times `nextEvent` (`.max` when none is left or it lies at or after the loop end).
     mutating func refreshNextEvent() {
-        guard let pattern, nextEvent < pattern.events.count,
-            loopSeconds == 0 || pattern.events[nextEvent].time < loopSeconds
-        else {
-            nextEventFrame = .max
-            return
-        }
-        nextEventFrame = frame(at: pattern.events[nextEvent].time)
+        var time: Double? = nil
+        if let pattern, nextEvent < pattern.events.count { time = pattern.events[nextEvent].time }
+        nextEventFrame = passFrame(at: time)
     }
 
     /// Times `nextControl` (`.max` when none is left or it lies at or after the loop end).
     mutating func refreshNextControl() {
-        guard let pattern, nextControl < pattern.controls.count,
-            loopSeconds == 0 || pattern.controls[nextControl].time < loopSeconds
-        else {
-            nextControlFrame = .max
-            return
-        }
-        nextControlFrame = frame(at: pattern.controls[nextControl].time)
+        var time: Double? = nil
+        if let pattern, nextControl < pattern.controls.count { time = pattern.controls[nextControl].time }
+        nextControlFrame = passFrame(at: time)
     }
 
     /// Re-times the pattern's end (`endFrame`) under the current anchor and rate.

@@ -1,32 +1,35 @@
-/// Capacities and settings of a `Renderer`, fixed when it is created.
+/// Capacities and settings of a `Renderer`, fixed when it is created (every buffer is sized from them).
+/// - Important: Thread safety: any thread (a value).
 public struct RendererConfiguration: Sendable, Equatable {
-    /// Engine sample rate in Hz.
+    /// Engine sample rate in Hz (> 0; default 48 000).
     public var sampleRate: Double
     /// Actuator profile for the haptic bus limiter (patterns carry their own profile for the waveform).
     public var profile: ActuatorProfile
-    /// Voices sounding at once; more are dropped and counted in `RenderStatistics.voiceOverflowCount`.
+    /// Voices sounding at once (≥ 1; default 64); more are dropped and counted in
+    /// `RenderStatistics.voiceOverflowCount`.
     public var maxVoices: Int
-    /// Player slots (0 ..< maxPlayers).
+    /// Player slots, numbered 0 ..< maxPlayers (≥ 1; default 16).
     public var maxPlayers: Int
-    /// Largest `frameCount` accepted by `render`.
+    /// Largest `frameCount` accepted by `render`, in frames (≥ 1; default 4096).
     public var maxBlockFrames: Int
-    /// External `setParameter` changes waiting for their frame.
+    /// External `setParameter` changes waiting for their frame (≥ 1; default 256); more are refused.
     public var maxPendingParameters: Int
-    /// Player notifications kept until `nextNotification()` reads them.
+    /// Player notifications kept until `nextNotification()` reads them (≥ 1; default 64); more are counted
+    /// as dropped.
     public var maxNotifications: Int
     /// Fade applied when a player stops, pauses, seeks or cuts a voice at a loop seam, and the fade-in
-    /// of voices that continue after a resume, in seconds (default 5 ms).
+    /// of voices that continue after a resume, in seconds (≥ 0, at least one frame is used; default 5 ms).
     public var stopFadeSeconds: Double
-    /// Transport commands (pause, resume, seek, rate, loop) waiting for their frame.
+    /// Transport commands (pause, resume, seek, rate, loop) waiting for their frame (≥ 1; default 64);
+    /// more are refused.
     public var maxPendingCommands: Int
 
-    /// Creates a configuration.
+    /// Creates a configuration (checked by `Renderer.init`).
     public init(
         sampleRate: Double = 48_000, profile: ActuatorProfile = .default, maxVoices: Int = 64, maxPlayers: Int = 16,
         maxBlockFrames: Int = 4096, maxPendingParameters: Int = 256, maxNotifications: Int = 64,
         stopFadeSeconds: Double = 0.005, maxPendingCommands: Int = 64
     ) {
-        self.maxPendingCommands = maxPendingCommands
         self.sampleRate = sampleRate
         self.profile = profile
         self.maxVoices = maxVoices
@@ -35,5 +38,6 @@ public struct RendererConfiguration: Sendable, Equatable {
         self.maxPendingParameters = maxPendingParameters
         self.maxNotifications = maxNotifications
         self.stopFadeSeconds = stopFadeSeconds
+        self.maxPendingCommands = maxPendingCommands
     }
 }
