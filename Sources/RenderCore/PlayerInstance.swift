@@ -43,6 +43,7 @@ struct PlayerInstance {
     var stopFrame: Int = .max
     /// Engine frames per pattern second: sampleRate / playbackRate (> 0).
     var framesPerSecond: Double = 48_000
+    /// The anchor: engine frame `anchorFrame` plays pattern time `anchorSeconds`.
     var anchorFrame: Int = 0
     var anchorSeconds: Double = 0
     /// Index into `pattern.events` of the next event to start, and its onset frame (`.max` = none).
@@ -61,6 +62,7 @@ struct PlayerInstance {
     var muted: Bool = false
     /// Loop length in pattern seconds (0 = no loop).
     var loopSeconds: Double = 0
+    /// The loop origin: engine frame `loopOrigin` plays pattern time `loopOriginSeconds`; seams are timed from it.
     var loopOrigin: Int = 0
     var loopOriginSeconds: Double = 0
     /// Seams passed since (loopOrigin, loopOriginSeconds).

@@ -5,6 +5,7 @@
 
 /// A transport command waiting for its frame.
 struct TransportCommand: DueEntry {
+    /// What the command does (`value` is its argument).
     enum Kind: UInt8 {
         case pause, resume, seek, rate, loop
     }
