@@ -2,6 +2,7 @@ import AHAPCodec
 import Foundation
 import HapticFormats
 import Testing
+import ThrumTestSupport
 import Thrum
 
 /// `.haptic` files through the engine: loaded with `CHHapticPattern(contentsOf:)`, played with their own
