@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+import Thrum
+import ThrumTestSupport
+
+/// Commands address one instance of a player (slot + generation), nothing is dropped silently, and a
+/// batch of commands is queued whole or not at all (issue 12). Offline engines at 8 kHz, L,R,H.
+@Suite struct InstanceAddressingTests {
+    var intensityZero: CHHapticDynamicParameter {
+        CHHapticDynamicParameter(parameterID: .hapticIntensityControl, value: 0, relativeTime: 0)
+    }
+
+    /// Renders `frames` frames (0: only hands the queued commands to the renderer), delivering callbacks
+    /// or not (then the slot table is not updated).
+    func renderRaw(_ engine: CHHapticEngine, frames: Int, callbacks: Bool) throws {
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: max(frames, 1) * 3)
+        defer { buffer.deallocate() }
+        try engine.renderOffline(frameCount: frames, into: buffer, deliverCallbacks: callbacks)
+    }
+
+    // MARK: Stale commands
+
+    /// A's parameter change due at 0.5 s, then A stops at 0.1 s and B starts in the freed slot: B keeps
+    /// its full level past 0.5 s.
+    @Test func parameterQueuedForAnEndedInstanceNeverReachesTheNextOne() throws {
+        let engine = try offlineEngine()
+        let pattern = try CHHapticPattern(events: [continuous(at: 0, duration: 1)], parameters: [])
+        let a = try engine.makePlayer(with: pattern)
+        let b = try engine.makePlayer(with: pattern)
+        try a.start(atTime: 0)
+        try a.sendParameters([intensityZero], atTime: 0.5)
+        try a.stop(atTime: 0.1)
+        _ = try render(engine, frames: 1280)  // A ends 5 ms after frame 800; its slot is free again
+        try b.start(atTime: CHHapticTimeImmediate)  // frame 1280
+        let haptic = channel(try render(engine, frames: 6720), 2, of: 3)  // frames 1280 ..< 8000
+        #expect(peak(haptic, 3000..<4000) > 0.5, "B was silenced at 0.5 s by A's change")
+    }
+
+    @Test func curveQueuedForAnEndedInstanceNeverReachesTheNextOne() throws {
+        let engine = try offlineEngine()
+        let pattern = try CHHapticPattern(events: [continuous(at: 0, duration: 1)], parameters: [])
+        let a = try engine.makePlayer(with: pattern)
+        let b = try engine.makePlayer(with: pattern)
+        try a.start(atTime: 0)
+        let curve = CHHapticParameterCurve(
+            parameterID: .hapticIntensityControl,
+            controlPoints: [.init(relativeTime: 0, value: 1), .init(relativeTime: 0.1, value: 0)], relativeTime: 0)
+        try a.scheduleParameterCurve(curve, atTime: 0.5)
+        try a.stop(atTime: 0.1)
+        _ = try render(engine, frames: 1280)
+        try b.start(atTime: CHHapticTimeImmediate)
+        let haptic = channel(try render(engine, frames: 6720), 2, of: 3)
+        #expect(peak(haptic, 4000..<5000) > 0.5, "B was faded out by A's curve")
+    }
+
+    /// A seek sent while the control side still believed A played (its end not yet serviced) must not
+    /// move B, which starts in the same slot afterwards.
+    @Test func seekSentAfterTheEndButBeforeItsNoticeNeverMovesTheNextInstance() throws {
+        let engine = try offlineEngine()
+        let a = try engine.makeAdvancedPlayer(
+            with: CHHapticPattern(events: [continuous(at: 0, duration: 0.05)], parameters: []))
+        let b = try engine.makePlayer(with: CHHapticPattern(events: [transient(at: 0), transient(at: 0.3)], parameters: []))
+        try a.start(atTime: 0)
+        try renderRaw(engine, frames: 2000, callbacks: false)  // A ended at ≈ 400; nobody has read that yet
+        try a.seek(toOffset: 0.1)
+        try renderRaw(engine, frames: 0, callbacks: true)  // delivers A's end: the slot is free
+        try b.start(atTime: CHHapticTimeImmediate)  // frame 2000
+        let haptic = channel(try render(engine, frames: 1000), 2, of: 3)
+        let onset = firstSound(haptic) ?? -1
+        #expect(onset >= 0 && onset <= 1, "B started 0.1 s in: A's seek reached it (first sound at \(onset))")
+    }
+
+    /// Mute belongs to an instance: a muted player's slot, reused by an unmuted player, sounds.
+    @Test func aNewInstanceInheritsNoMute() throws {
+        let engine = try offlineEngine()
+        let pattern = try CHHapticPattern(events: [continuous(at: 0, duration: 0.1)], parameters: [])
+        let a = try engine.makePlayer(with: pattern)
+        let b = try engine.makePlayer(with: pattern)
+        try a.start(atTime: 0)
+        a.isMuted = true
+        _ = try render(engine, frames: 1280)
+        try b.start(atTime: CHHapticTimeImmediate)
+        let haptic = channel(try render(engine, frames: 800), 2, of: 3)
+        #expect(peak(haptic, 0..<800) > 0.5)
+    }
+
+    // MARK: Nothing dropped silently
+
+    /// 600 parameter changes queued ahead of rendering all apply: the last one (intensity 0 at 0.5 s)
+    /// silences the player from exactly frame 4000.
+    @Test func sixHundredQueuedParameterChangesAllApply() throws {
+        let engine = try offlineEngine()
+        let player = try engine.makePlayer(
+            with: CHHapticPattern(events: [continuous(at: 0, duration: 1)], parameters: []))
+        try player.start(atTime: 0)
+        for i in 0..<599 {
+            let value = CHHapticDynamicParameter(
+                parameterID: .hapticIntensityControl, value: 1, relativeTime: Double(i) / 8000)
+            try player.sendParameters([value], atTime: 0.1)
+        }
+        try player.sendParameters([intensityZero], atTime: 0.5)
+        let haptic = channel(try render(engine, frames: 8000), 2, of: 3)
+        #expect(peak(haptic, 3800..<4000) > 0.5)
+        #expect(peak(haptic, 4000..<8000) == 0, "the last change was dropped")
+    }
+
+    // MARK: All or nothing
+
+    /// Hands what is queued to the renderer, then queues `stop(atTime: 100)` on `player` until the engine
+    /// refuses one; returns how many it took (the queue's whole room).
+    func fillCommandQueue(of engine: CHHapticEngine, with player: any CHHapticPatternPlayer) throws -> Int {
+        try renderRaw(engine, frames: 0, callbacks: true)
+        var accepted = 0
+        while accepted < 100_000 {
+            do { try player.stop(atTime: 100) } catch { break }
+            accepted += 1
+        }
+        return accepted
+    }
+
+    /// With room for one command less than a curve needs, the curve is refused whole: nothing of it
+    /// applies (before: its first pieces were queued, then the call threw).
+    @Test func aCurveThatDoesNotFitIsRefusedWhole() throws {
+        let engine = try offlineEngine()
+        let player = try engine.makePlayer(
+            with: CHHapticPattern(events: [continuous(at: 0, duration: 10)], parameters: []))
+        try player.start(atTime: 0)
+        let room = try fillCommandQueue(of: engine, with: player)
+        #expect(room > 2)
+        try renderRaw(engine, frames: 0, callbacks: true)  // the render side takes them: the queue is empty again
+        for _ in 0..<(room - 2) { try player.stop(atTime: 100) }
+        let curve = CHHapticParameterCurve(
+            parameterID: .hapticIntensityControl,
+            controlPoints: [.init(relativeTime: 0, value: 0), .init(relativeTime: 0.1, value: 0), .init(relativeTime: 0.2, value: 0)],
+            relativeTime: 0)
+        #expect(throws: CHHapticError.self) { try player.scheduleParameterCurve(curve, atTime: 0) }
+        let haptic = channel(try render(engine, frames: 4000), 2, of: 3)
+        #expect(peak(haptic, 3000..<4000) > 0.5, "part of a refused curve was applied")
+    }
+
+    /// With room for one command, a start either is refused and nothing plays, or is accepted and plays
+    /// (before: the start was queued, its mute command did not fit, the call threw, and B played anyway
+    /// without a slot-table entry).
+    @Test func aStartIsQueuedWholeOrNotAtAll() throws {
+        let engine = try offlineEngine()
+        let a = try engine.makePlayer(with: CHHapticPattern(events: [continuous(at: 0, duration: 10, intensity: 0)], parameters: []))
+        let b = try engine.makePlayer(with: CHHapticPattern(events: [continuous(at: 0, duration: 1)], parameters: []))
+        try a.start(atTime: 0)
+        let room = try fillCommandQueue(of: engine, with: a)
+        try renderRaw(engine, frames: 0, callbacks: true)
+        for _ in 0..<(room - 1) { try a.stop(atTime: 100) }
+        var started = true
+        do { try b.start(atTime: 0) } catch { started = false }
+        let haptic = channel(try render(engine, frames: 2000), 2, of: 3)
+        #expect((peak(haptic, 1000..<2000) > 0.5) == started, "started: \(started)")
+    }
+}
