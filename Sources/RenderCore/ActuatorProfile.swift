@@ -1,5 +1,5 @@
 /// How haptic intensity becomes drive amplitude.
-public enum IntensityLaw: String, Sendable, Equatable {
+public enum IntensityLaw: String, Sendable, Equatable, BitwiseCopyable {
     /// A = gain × I² (Lofelt/Meta, Apple's controller renderer). The default.
     case square
     /// A = gain × I.

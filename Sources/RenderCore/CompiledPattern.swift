@@ -1,7 +1,7 @@
 import ThrumModel
 
 /// The four event kinds the renderer plays, switched on in the render loop (no existentials).
-public enum VoiceKind: UInt8, Sendable, Equatable {
+public enum VoiceKind: UInt8, Sendable, Equatable, BitwiseCopyable {
     /// HapticTransient: a windowed sine burst on the haptic bus.
     case transient
     /// HapticContinuous: an enveloped phase-continuous oscillator on the haptic bus.
@@ -13,7 +13,7 @@ public enum VoiceKind: UInt8, Sendable, Equatable {
 }
 
 /// One player-wide dynamic parameter, as a small index (the render thread never compares strings).
-public enum ControlLane: Int, Sendable, CaseIterable {
+public enum ControlLane: Int, Sendable, CaseIterable, BitwiseCopyable {
     /// × haptic intensity, 0…1, default 1.
     case hapticIntensity = 0
     /// + haptic sharpness (continuous events only), −1…1.
@@ -72,7 +72,7 @@ public enum ControlLane: Int, Sendable, CaseIterable {
 }
 
 /// Envelope segment lengths in frames (DECISIONS: t(x) = 0.001 × 5120^x s).
-public struct EnvelopeFrames: Sendable, Equatable {
+public struct EnvelopeFrames: Sendable, Equatable, BitwiseCopyable {
     /// Attack length in frames (≥ 1).
     public var attack: Int
     /// Decay length in frames (≥ 1), used when not sustained.
@@ -95,7 +95,7 @@ public struct EnvelopeFrames: Sendable, Equatable {
 }
 
 /// One event compiled for playback: effective (clamped) values, times in pattern seconds.
-public struct CompiledEvent: Sendable, Equatable {
+public struct CompiledEvent: Sendable, Equatable, BitwiseCopyable {
     /// The kind of voice it starts.
     public var kind: VoiceKind
     /// Its index in `PatternData.events`.
@@ -139,7 +139,7 @@ public struct CompiledEvent: Sendable, Equatable {
 }
 
 /// A dynamic parameter change: a step (hold `value`) or one linear piece of a curve (`value` → `endValue`).
-public struct ControlChange: Sendable, Equatable {
+public struct ControlChange: Sendable, Equatable, BitwiseCopyable {
     /// Time in seconds from the pattern start at which the change takes effect.
     public var time: Double
     /// The lane it changes.
@@ -182,9 +182,10 @@ public enum CompileError: Error, Equatable, CustomStringConvertible {
 
 /// A `PatternData` compiled once, on the control side, for one sample rate and actuator profile.
 ///
-/// Immutable. A `Renderer` plays it on any number of player slots. The caller keeps a reference
-/// while a player uses it, so the last release never happens on the render thread.
-/// - Important: Thread safety: any thread (immutable). Real-time safe: reading yes; `init` no.
+/// Immutable. A `Renderer` plays it on any number of player slots. The renderer keeps no reference to it,
+/// only a `PatternView` of storage allocated here, so the caller keeps the pattern alive while a player
+/// uses it (until the instance's notification) and the render thread never retains or frees it.
+/// - Important: Thread safety: any thread (immutable). Real-time safe: reading yes; `init`/`deinit` no.
 public final class CompiledPattern: Sendable {
     /// The sample rate (Hz) all frame values refer to.
     public let sampleRate: Double
@@ -202,6 +203,9 @@ public final class CompiledPattern: Sendable {
     public let tailFrames: Int
     /// Length of a transient burst in frames.
     public let transientFrames: Int
+    /// What the render thread reads: views of copies of `events`, `controls` and the buffers' samples,
+    /// allocated in `init` and freed in `deinit`.
+    let view: PatternView
 
     /// Compiles `pattern`.
     /// - Parameters:
@@ -318,6 +322,13 @@ public final class CompiledPattern: Sendable {
         self.buffers = buffers
         duration = pattern.duration
         tailFrames = max(tail, frames(pattern.duration))
+        view = PatternView(
+            events: events, controls: controls, buffers: buffers, profile: profile, duration: pattern.duration,
+            transientFrames: transientFrames, sampleRate: sampleRate)
+    }
+
+    deinit {
+        view.deallocate()
     }
 
     /// Throws `.timeOutOfRange` for the first entry whose times would not fit a frame count (a pattern that

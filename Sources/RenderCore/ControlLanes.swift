@@ -4,7 +4,7 @@
 
 /// Which lane writes came from the pattern's own ramps (so rate changes can re-slope them and
 /// pause/resume can freeze them; external `setParameter` lanes run on the engine clock).
-struct LaneSource {
+struct LaneSource: BitwiseCopyable {
     /// Written by a pattern control (a step or a curve piece), not by `setParameter`.
     var fromPattern: Bool = false
     /// A curve piece: the lane ramps to `endValue` at pattern time `endTime` (seconds).
@@ -13,10 +13,13 @@ struct LaneSource {
     var endValue: Float = 0
 }
 
-/// A parameter change from outside the pattern, waiting for its frame.
-struct PendingParameter: DueEntry {
+/// A parameter change from outside the pattern, waiting for its frame (for the slot's current instance:
+/// `finish` removes the entries of an instance that ends).
+struct PendingParameter: DueEntry, BitwiseCopyable {
     /// Player slot, 0 ..< maxPlayers.
     var slot: Int
+    /// The instance's generation (checked when queued).
+    var generation: UInt32
     var lane: ControlLane
     /// The lane's value at `frame` (clamped to its range).
     var value: Float
@@ -52,8 +55,8 @@ extension Renderer {
             fromPattern: true, isRamp: change.isRamp, endTime: change.endTime, endValue: change.endValue)
     }
 
-    /// Applies external parameter changes due at or before `now`, in (frame, sequence) order, to slots
-    /// that are playing, paused or stopping (others drop them).
+    /// Applies external parameter changes due at or before `now`, in (frame, sequence) order, to instances
+    /// that are playing, paused or stopping (a scheduled one drops them).
     func applyDueParameters(_ now: Int) {
         while let p = pending.takeEarliest(dueBy: now) {
             let phase = players[p.slot].phase
@@ -74,10 +77,8 @@ extension Renderer {
 
     /// Seek: resets the lanes the slot's pattern uses to their defaults at `now` (its controls are then
     /// replayed up to the offset); lanes the pattern never touches keep their external value.
-    func resetPatternLanes(_ slot: Int, pattern: CompiledPattern, at now: Int) {
-        var used = 0
-        for change in pattern.controls { used |= 1 << change.lane.rawValue }
-        for lane in ControlLane.allCases where used & (1 << lane.rawValue) != 0 {
+    func resetPatternLanes(_ slot: Int, pattern: PatternView, at now: Int) {
+        for lane in ControlLane.allCases where pattern.lanesUsed & (1 << lane.rawValue) != 0 {
             let index = slot * ControlLane.count + lane.rawValue
             lanes[index] = Lane(value: lane.defaultValue, slope: 0, anchor: now)
             laneSources[index] = LaneSource()

@@ -1,14 +1,14 @@
 /// Something that happened to a player, reported without allocation through `Renderer.nextNotification()`.
-public struct PlayerNotification: Sendable, Equatable {
+public struct PlayerNotification: Sendable, Equatable, BitwiseCopyable {
     /// Why the player ended.
-    public enum Reason: UInt8, Sendable, Equatable {
+    public enum Reason: UInt8, Sendable, Equatable, BitwiseCopyable {
         /// All its events, release tails and files are done (and the pattern duration has passed).
         case finished
         /// `stopPlayer` ended it and its fade is done.
         case stopped
     }
-    /// The player slot.
-    public var slot: Int
+    /// The instance that ended (its slot is free from now on).
+    public var instance: InstanceID
     /// Engine frame at which its last sound ended (or its pattern duration, whichever is later).
     public var frame: UInt64
     /// Why it ended.
@@ -29,7 +29,9 @@ struct NotificationQueue: ~Copyable {
         precondition(capacity >= 1, "NotificationQueue: capacity ≥ 1")
         self.capacity = capacity
         storage = .allocate(capacity: capacity)
-        storage.initialize(repeating: PlayerNotification(slot: 0, frame: 0, reason: .finished), count: capacity)
+        storage.initialize(
+            repeating: PlayerNotification(instance: InstanceID(slot: 0, generation: 0), frame: 0, reason: .finished),
+            count: capacity)
     }
 
     deinit {

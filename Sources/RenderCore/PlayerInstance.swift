@@ -3,7 +3,7 @@
 // renderer (Scheduling.swift, Transport.swift) applies the sound-side consequences.
 
 /// The life of a player slot.
-public enum PlayerPhase: UInt8, Sendable, Equatable {
+public enum PlayerPhase: UInt8, Sendable, Equatable, BitwiseCopyable {
     /// Free: `startPlayer` may use it.
     case idle
     /// Started, waiting for its start frame.
@@ -33,10 +33,14 @@ public enum PlayerPhase: UInt8, Sendable, Equatable {
 /// or the frame and position of the last seek / rate change. At each seam `nextEvent`/`nextControl` rewind;
 /// events and controls at or after the loop end never start.
 /// - Important: Thread safety: a value, owned by the renderer's thread. Real-time safe: every method.
-struct PlayerInstance {
+///   `BitwiseCopyable`: it holds no reference, so copying or replacing it never retains or releases.
+struct PlayerInstance: BitwiseCopyable {
     var phase: PlayerPhase = .idle
-    /// The pattern played (the caller keeps its own reference until the slot's notification).
-    var pattern: CompiledPattern? = nil
+    /// Which instance of the slot this is (the `InstanceID.generation` commands must carry).
+    var generation: UInt32 = 0
+    /// The pattern played: a view of storage its `CompiledPattern` owns (the caller keeps that alive until
+    /// the instance's notification).
+    var pattern: PatternView? = nil
     /// Scheduled start frame (phase `.scheduled`).
     var startFrame: Int = 0
     /// Frame of a requested stop (`.max` = none).
@@ -58,7 +62,7 @@ struct PlayerInstance {
     var voiceCount: Int = 0
     /// Latest frame at which one of its voices ended.
     var lastVoiceEnd: Int = 0
-    /// Rendered at gain 0 when true (kept across instances of the slot).
+    /// Rendered at gain 0 when true.
     var muted: Bool = false
     /// Loop length in pattern seconds (0 = no loop).
     var loopSeconds: Double = 0
@@ -85,14 +89,16 @@ struct PlayerInstance {
 
     /// An instance scheduled to play `pattern` from `startFrame`.
     /// - Parameters:
+    ///   - generation: the instance's generation in its slot.
     ///   - framesPerSecond: sampleRate / playbackRate (> 0).
     ///   - loopEnd: negative = no loop, 0 = the pattern's duration, else the loop end in seconds.
     ///   - passes: with a loop, passes in all (0 = forever; 1 = no loop).
     init(
-        scheduling pattern: CompiledPattern, at startFrame: Int, framesPerSecond: Double, loopEnd: Double, passes: Int,
-        muted: Bool
+        scheduling pattern: PatternView, generation: UInt32, at startFrame: Int, framesPerSecond: Double,
+        loopEnd: Double, passes: Int, muted: Bool
     ) {
         phase = .scheduled
+        self.generation = generation
         self.pattern = pattern
         self.startFrame = startFrame
         self.framesPerSecond = framesPerSecond

@@ -17,8 +17,8 @@ public final class RenderStatistics: @unchecked Sendable {
     private let overflows = Atomic<Int>(0)
     private let active = Atomic<Int>(0)
     private let droppedNotificationCount = Atomic<Int>(0)
-    private let droppedParameterCount = Atomic<Int>(0)
-    private let droppedCommandCount = Atomic<Int>(0)
+    private let retiredParameters = Atomic<Int>(0)
+    private let retiredCommands = Atomic<Int>(0)
     private let frames = Atomic<UInt64>(0)
     /// Number of player slots whose position is published.
     public let slotCount: Int
@@ -41,10 +41,13 @@ public final class RenderStatistics: @unchecked Sendable {
     public var activeVoices: Int { active.load(ordering: .relaxed) }
     /// Notifications lost because the notification list was full.
     public var droppedNotifications: Int { droppedNotificationCount.load(ordering: .relaxed) }
-    /// `setParameter` calls refused because the pending list was full.
-    public var droppedParameters: Int { droppedParameterCount.load(ordering: .relaxed) }
-    /// Transport commands (pause, resume, seek, rate, loop) refused because the command list was full.
-    public var droppedCommands: Int { droppedCommandCount.load(ordering: .relaxed) }
+    /// Parameter calls (`setParameter`, `setParameterRamp`) that no longer hold an entry of the pending
+    /// list (applied, dropped or refused), as of the end of the last block. Only grows. Calls made minus
+    /// this = entries in use.
+    public var retiredParameterCalls: Int { retiredParameters.load(ordering: .relaxed) }
+    /// Transport calls (pause, resume, seek, rate, loop) that no longer hold an entry of the command list,
+    /// as of the end of the last block. Only grows.
+    public var retiredCommandCalls: Int { retiredCommands.load(ordering: .relaxed) }
     /// The engine clock (frames rendered) at the end of the last block.
     public var currentFrame: UInt64 { frames.load(ordering: .relaxed) }
 
@@ -65,15 +68,17 @@ public final class RenderStatistics: @unchecked Sendable {
     func countVoiceOverflow() { overflows.add(1, ordering: .relaxed) }
     /// A notification was lost: the queue was full.
     func countDroppedNotification() { droppedNotificationCount.add(1, ordering: .relaxed) }
-    /// A `setParameter` call was refused: the pending list was full.
-    func countDroppedParameter() { droppedParameterCount.add(1, ordering: .relaxed) }
-    /// A transport command was refused: the command list was full.
-    func countDroppedCommand() { droppedCommandCount.add(1, ordering: .relaxed) }
 
     /// Publishes the end of a block: the engine clock and the voices sounding.
     func publishBlock(frame: UInt64, activeVoices: Int) {
         frames.store(frame, ordering: .relaxed)
         active.store(activeVoices, ordering: .relaxed)
+    }
+
+    /// Publishes how many parameter and transport calls no longer hold a list entry.
+    func publishRetired(parameters: Int, commands: Int) {
+        retiredParameters.store(parameters, ordering: .relaxed)
+        retiredCommands.store(commands, ordering: .relaxed)
     }
 
     /// Publishes one slot's position.

@@ -25,8 +25,18 @@ struct OnsetRecord: Equatable {
 /// sounding (also release tails) fade out over `stopFadeSeconds`, starting at the seam frame; transients
 /// ring their natural length (≤ 30 ms).
 ///
-/// The caller keeps a reference to each `CompiledPattern` it starts until the slot's notification
-/// arrives, so the renderer never releases the last reference.
+/// Instances: every call that acts on a player names an `InstanceID` (slot + generation); a call for an
+/// instance that is not the slot's current one is dropped, and an instance that ends takes everything still
+/// queued for it along (`finish`), so nothing reaches the next instance in its slot.
+///
+/// References: the renderer holds none. A started instance keeps a `PatternView` of its `CompiledPattern`'s
+/// storage; the caller keeps the `CompiledPattern` alive until the instance's notification arrives.
+/// `PlayerInstance`, `Voice`, queued entries and notifications are `BitwiseCopyable`, so nothing on the
+/// render path retains or releases.
+///
+/// Queue room: `retiredParameterCalls`/`retiredCommandCalls` in `statistics` count the parameter and
+/// transport calls that no longer occupy a list entry, so a control side that counts its calls knows how
+/// many entries are in use and can refuse a call before it would not fit.
 ///
 /// Source layout: this file holds the state, the player API and the block loop; `Scheduling.swift` what
 /// happens at a frame (starts, seams, controls, onsets, ends); `Transport.swift` the advanced-player
@@ -63,6 +73,9 @@ public final class Renderer {
     /// External parameter changes and transport commands waiting for their frame.
     var pending: DueList<PendingParameter>
     var commands: DueList<TransportCommand>
+    /// Parameter calls (`setParameter`, `setParameterRamp`) and transport calls received so far.
+    var parameterCalls = 0
+    var commandCalls = 0
     var notifications: NotificationQueue
     /// Test hook: a ring of voice starts (nil = off).
     var onsetLog: UnsafeMutablePointer<OnsetRecord>? = nil
@@ -124,49 +137,66 @@ public final class Renderer {
     // MARK: - Players (render thread, between render calls)
 
     /// Schedules `pattern` on a free slot, starting at engine frame `atFrame` (earlier frames mean "now").
+    /// The new instance inherits nothing from the slot's previous one.
     /// - Parameters:
-    ///   - slot: player slot, 0 ..< maxPlayers; must be `.idle`.
-    ///   - pattern: compiled at this renderer's sample rate.
-    ///   - atFrame: engine frame of the pattern's time 0 (or of a pending seek's offset).
+    ///   - instance: the slot (0 ..< maxPlayers; must be `.idle`) and the new instance's generation.
+    ///   - pattern: compiled at this renderer's sample rate. Keep it alive until the instance's
+    ///     notification: the renderer keeps only a view of its storage.
+    ///   - atFrame: engine frame of the pattern's time 0 (or of `offset`).
     ///   - playbackRate: > 0; scales pattern time (event times, durations, curves), never pitch.
     ///   - loopEnd: nil = no loop; otherwise loop the pattern time 0 ..< loopEnd seconds
     ///     (0 = the pattern's duration). Loop seams are frame-exact and drift-free.
     ///   - passes: with a loop, how many passes to play in all (0 = forever); the last pass runs on to the
     ///     pattern's end (its release tails included) and the player finishes.
+    ///   - muted: rendered at gain 0 from the start (`setMuted` changes it).
+    ///   - offset: nil, or a pattern position (s, ≥ 0) to start from, as `seekPlayer` before the start.
     /// - Returns: false when the slot is out of range or busy, the rate differs, or playbackRate ≤ 0.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
     @discardableResult
     public func startPlayer(
-        _ slot: Int, pattern: CompiledPattern, atFrame: UInt64, playbackRate: Double = 1, loopEnd: Double? = nil,
-        passes: Int = 0
+        _ instance: InstanceID, pattern: CompiledPattern, atFrame: UInt64, playbackRate: Double = 1,
+        loopEnd: Double? = nil, passes: Int = 0, muted: Bool = false, offset: Double? = nil
     ) -> Bool {
+        let slot = instance.slot
         guard slot >= 0, slot < configuration.maxPlayers, players[slot].phase == .idle,
             pattern.sampleRate == sampleRate, playbackRate > 0, playbackRate.isFinite
         else { return false }
         players[slot] = PlayerInstance(
-            scheduling: pattern, at: max(Int(clamping: atFrame), Int(currentFrame)),
-            framesPerSecond: sampleRate / playbackRate, loopEnd: loopEnd ?? -1, passes: passes,
-            muted: players[slot].muted)
+            scheduling: pattern.view, generation: instance.generation,
+            at: max(Int(clamping: atFrame), Int(currentFrame)), framesPerSecond: sampleRate / playbackRate,
+            loopEnd: loopEnd ?? -1, passes: passes, muted: muted)
+        if let offset {
+            players[slot].seekPending = true
+            players[slot].seekSeconds = offset.isNaN ? 0 : max(offset, 0)
+        }
         return true
     }
 
-    /// Stops the player at engine frame `atFrame` (earlier = now): no new events start and its voices
+    /// Whether `instance` is its slot's current instance (scheduled, playing, paused or stopping).
+    @inline(__always)
+    func isCurrent(_ instance: InstanceID) -> Bool {
+        instance.slot >= 0 && instance.slot < configuration.maxPlayers && players[instance.slot].phase != .idle
+            && players[instance.slot].generation == instance.generation
+    }
+
+    /// Stops the instance at engine frame `atFrame` (earlier = now): no new events start and its voices
     /// fade out over `stopFadeSeconds`. A `.stopped` notification follows when the fade ends.
-    /// Also stops a paused player (its paused voices are dropped).
+    /// Also stops a paused player (its paused voices are dropped). Ignored for an instance that is not current.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
-    public func stopPlayer(_ slot: Int, atFrame: UInt64) {
-        guard slot >= 0, slot < configuration.maxPlayers, players[slot].phase != .idle else { return }
+    public func stopPlayer(_ instance: InstanceID, atFrame: UInt64) {
+        guard isCurrent(instance) else { return }
+        let slot = instance.slot
         players[slot].stopFrame = min(players[slot].stopFrame, max(Int(clamping: atFrame), Int(currentFrame)))
     }
 
     /// A dynamic parameter change from outside the pattern, taking effect at exactly `atFrame`
     /// (earlier = now). The value is clamped to the lane's range; it replaces the lane's current value
-    /// (a pattern step or curve piece later in time replaces it in turn). Ignored for idle slots.
-    /// - Returns: false (and counts a dropped parameter) when the pending list is full.
+    /// (a pattern step or curve piece later in time replaces it in turn).
+    /// - Returns: false when the instance is not current (dropped) or the pending list is full.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
     @discardableResult
-    public func setParameter(_ slot: Int, _ lane: ControlLane, value: Float, atFrame: UInt64) -> Bool {
-        setParameterRamp(slot, lane, from: value, atFrame: atFrame, to: value, endFrame: atFrame)
+    public func setParameter(_ instance: InstanceID, _ lane: ControlLane, value: Float, atFrame: UInt64) -> Bool {
+        setParameterRamp(instance, lane, from: value, atFrame: atFrame, to: value, endFrame: atFrame)
     }
 
     /// A linear ramp of a control from outside the pattern (one segment of a scheduled curve): the lane
@@ -174,30 +204,31 @@ public final class Renderer {
     /// (typically the curve's next segment or its final step) replaces it. Values are clamped.
     /// External changes run on the engine clock: they apply also while a player is paused and are not
     /// frozen or re-timed by pause, seek or rate changes.
-    /// - Returns: false when the slot is out of range, or (counting a dropped parameter) when the pending
-    ///   list is full.
+    /// - Returns: false when the instance is not current (dropped) or the pending list is full.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
     @discardableResult
     public func setParameterRamp(
-        _ slot: Int, _ lane: ControlLane, from startValue: Float, atFrame: UInt64, to endValue: Float, endFrame: UInt64
+        _ instance: InstanceID, _ lane: ControlLane, from startValue: Float, atFrame: UInt64, to endValue: Float,
+        endFrame: UInt64
     ) -> Bool {
-        guard slot >= 0, slot < configuration.maxPlayers else { return false }
+        parameterCalls += 1
+        guard isCurrent(instance) else { return false }
         let start = max(Int(clamping: atFrame), Int(currentFrame))
         let end = Int(clamping: endFrame)
         let first = lane.clamp(startValue)
         let slope = end > start ? (lane.clamp(endValue) - first) / Float(end - start) : 0
-        guard pending.append(PendingParameter(slot: slot, lane: lane, value: first, frame: start, slope: slope)) else {
-            statistics.countDroppedParameter()
-            return false
-        }
-        return true
+        return pending.append(
+            PendingParameter(
+                slot: instance.slot, generation: instance.generation, lane: lane, value: first, frame: start,
+                slope: slope))
     }
 
-    /// Mutes or unmutes a player from the next block on (its voices keep running, silently).
+    /// Mutes or unmutes an instance from the next block on (its voices keep running, silently).
+    /// Ignored for an instance that is not current.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
-    public func setMuted(_ slot: Int, _ muted: Bool) {
-        guard slot >= 0, slot < configuration.maxPlayers else { return }
-        players[slot].muted = muted
+    public func setMuted(_ instance: InstanceID, _ muted: Bool) {
+        guard isCurrent(instance) else { return }
+        players[instance.slot].muted = muted
     }
 
     /// The phase of a slot.
@@ -257,6 +288,7 @@ public final class Renderer {
         limiter.apply(haptic, count: frameCount)
         currentFrame = UInt64(blockEnd)
         statistics.publishBlock(frame: currentFrame, activeVoices: voiceCount)
+        statistics.publishRetired(parameters: parameterCalls - pending.count, commands: commandCalls - commands.count)
         for slot in 0..<configuration.maxPlayers {
             statistics.publish(
                 slot, seconds: players[slot].reportedPosition(at: blockEnd), loops: players[slot].loopCount,

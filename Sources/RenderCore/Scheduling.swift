@@ -147,15 +147,16 @@ extension Renderer {
         }
     }
 
-    /// Frees the slot (keeping its mute flag), drops its parked voices and commands, and queues its
-    /// notification (counted as dropped when the queue is full).
+    /// Frees the slot: the instance and everything still queued for it (parked voices, transport commands,
+    /// parameter changes) are gone, so the slot's next instance inherits nothing. Queues the notification
+    /// (counted as dropped when the queue is full).
     func finish(_ slot: Int, frame: Int, reason: PlayerNotification.Reason) {
-        let muted = players[slot].muted
-        players[slot] = PlayerInstance()  // drops the pattern reference; the caller still holds one
-        players[slot].muted = muted
+        let instance = InstanceID(slot: slot, generation: players[slot].generation)
+        players[slot] = PlayerInstance()
         dropParked(slot)
-        dropCommands(slot)
-        if !notifications.push(PlayerNotification(slot: slot, frame: UInt64(frame), reason: reason)) {
+        commands.removeAll { $0.slot == slot }
+        pending.removeAll { $0.slot == slot }
+        if !notifications.push(PlayerNotification(instance: instance, frame: UInt64(frame), reason: reason)) {
             statistics.countDroppedNotification()
         }
     }

@@ -3,14 +3,17 @@
 // `PlayerInstance`'s; this file adds the voices (fades, parked voices) and the lanes.
 // Render thread only; no allocation, locks or I/O.
 
-/// A transport command waiting for its frame.
-struct TransportCommand: DueEntry {
+/// A transport command waiting for its frame (for the slot's current instance: `finish` removes the
+/// entries of an instance that ends).
+struct TransportCommand: DueEntry, BitwiseCopyable {
     /// What the command does (`value` is its argument).
     enum Kind: UInt8 {
         case pause, resume, seek, rate, loop
     }
     /// Player slot, 0 ..< maxPlayers.
     var slot: Int
+    /// The instance's generation (checked when queued).
+    var generation: UInt32
     var kind: Kind
     /// Engine frame at which it applies.
     var frame: Int
@@ -28,11 +31,11 @@ extension Renderer {
     /// The HapticContinuous, AudioContinuous and AudioCustom voices sounding at the pause (release tails
     /// included) are remembered and continue at the resume; transients are not.
     /// Ignored (when due) unless the player is playing.
-    /// - Returns: false when the slot is out of range or the command list is full.
+    /// - Returns: false when the instance is not current (dropped) or the command list is full.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
     @discardableResult
-    public func pausePlayer(_ slot: Int, atFrame: UInt64) -> Bool {
-        enqueue(slot, .pause, atFrame, 0)
+    public func pausePlayer(_ instance: InstanceID, atFrame: UInt64) -> Bool {
+        enqueue(instance, .pause, atFrame, 0)
     }
 
     /// Resumes a paused player at engine frame `atFrame` (earlier = now): from that frame the pattern
@@ -41,14 +44,15 @@ extension Renderer {
     /// duration, oscillator phase and file position — with a linear fade-in over `stopFadeSeconds`.
     /// Transients under way at the pause are not restarted. A seek made while paused is applied here instead.
     /// A resume at or before the frame of a pending pause cancels that pause.
-    /// - Returns: false when the slot is out of range or the command list is full.
+    /// - Returns: false when the instance is not current (dropped) or the command list is full.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
     @discardableResult
-    public func resumePlayer(_ slot: Int, atFrame: UInt64) -> Bool {
-        guard slot >= 0, slot < configuration.maxPlayers else { return false }
-        let frame = max(Int(clamping: atFrame), Int(currentFrame))
-        commands.removeAll { $0.slot == slot && $0.kind == .pause && $0.frame >= frame }
-        return enqueue(slot, .resume, atFrame, 0)
+    public func resumePlayer(_ instance: InstanceID, atFrame: UInt64) -> Bool {
+        if isCurrent(instance) {
+            let frame = max(Int(clamping: atFrame), Int(currentFrame))
+            commands.removeAll { $0.slot == instance.slot && $0.kind == .pause && $0.frame >= frame }
+        }
+        return enqueue(instance, .resume, atFrame, 0)
     }
 
     /// Moves the pattern position to `seconds` at engine frame `atFrame` (earlier = now).
@@ -63,11 +67,11 @@ extension Renderer {
     /// An offset ≥ the loop length while looping wraps to offset mod loop length; an offset ≥ the pattern
     /// duration without a loop ends the player (its voices fade, then a `.finished` notification).
     /// Negative or NaN offsets mean 0.
-    /// - Returns: false when the slot is out of range or the command list is full.
+    /// - Returns: false when the instance is not current (dropped) or the command list is full.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
     @discardableResult
-    public func seekPlayer(_ slot: Int, toOffset seconds: Double, atFrame: UInt64) -> Bool {
-        enqueue(slot, .seek, atFrame, seconds.isNaN ? 0 : max(seconds, 0))
+    public func seekPlayer(_ instance: InstanceID, toOffset seconds: Double, atFrame: UInt64) -> Bool {
+        enqueue(instance, .seek, atFrame, seconds.isNaN ? 0 : max(seconds, 0))
     }
 
     /// Changes the playback rate from engine frame `atFrame` (earlier = now): pattern time advances at
@@ -75,13 +79,12 @@ extension Renderer {
     /// played (event onsets, controls and curve pieces in progress, the loop seam) moves; nothing already
     /// played moves, and sounding voices keep their lengths. Oscillator frequency and audio pitch never
     /// change. While scheduled it sets the start rate; while paused it applies from the pause position.
-    /// - Returns: false (ignored) when `rate` ≤ 0 or not finite, the slot is out of range or the command
+    /// - Returns: false (ignored) when `rate` ≤ 0 or not finite, the instance is not current or the command
     ///   list is full. A rate that would make the current loop shorter than one frame is ignored when due.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
     @discardableResult
-    public func setPlaybackRate(_ slot: Int, rate: Double, atFrame: UInt64) -> Bool {
-        guard rate > 0, rate.isFinite else { return false }
-        return enqueue(slot, .rate, atFrame, rate)
+    public func setPlaybackRate(_ instance: InstanceID, rate: Double, atFrame: UInt64) -> Bool {
+        enqueue(instance, .rate, atFrame, rate, valid: rate > 0 && rate.isFinite)
     }
 
     /// Enables, changes or disables looping at engine frame `atFrame` (earlier = now).
@@ -93,24 +96,48 @@ extension Renderer {
     /// at that frame (continuous voices fade) and the pattern restarts at 0. Disabling lets the current pass
     /// run on to the pattern's end (events after the old loop end now play) and finish. Scheduled: sets the
     /// loop for the start. Paused: applied to the paused position (a loop end ≤ p restarts at 0 on resume).
-    /// - Returns: false when ignored (negative loopEnd, slot out of range, command list full).
+    /// - Returns: false when ignored (negative loopEnd, instance not current, command list full).
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
     @discardableResult
-    public func setLoop(_ slot: Int, loopEnd: Double?, atFrame: UInt64) -> Bool {
-        if let loopEnd, !(loopEnd >= 0) || !loopEnd.isFinite { return false }
-        return enqueue(slot, .loop, atFrame, loopEnd ?? -1)
+    public func setLoop(_ instance: InstanceID, loopEnd: Double?, atFrame: UInt64) -> Bool {
+        let valid = loopEnd.map { $0 >= 0 && $0.isFinite } ?? true
+        return enqueue(instance, .loop, atFrame, loopEnd ?? -1, valid: valid)
     }
 
-    /// Queues a transport command for max(atFrame, now); false when the slot is out of range or the list
-    /// is full (counted in `statistics.droppedCommands`).
-    func enqueue(_ slot: Int, _ kind: TransportCommand.Kind, _ atFrame: UInt64, _ value: Double) -> Bool {
-        guard slot >= 0, slot < configuration.maxPlayers else { return false }
-        let frame = max(Int(clamping: atFrame), Int(currentFrame))
-        guard commands.append(TransportCommand(slot: slot, kind: kind, frame: frame, value: value)) else {
-            statistics.countDroppedCommand()
-            return false
-        }
+    /// Changes the playback rate at `currentFrame`, at once: as `setPlaybackRate(_:rate:atFrame:)` for the
+    /// current frame, but not queued (it needs no room in the command list) and applied before anything
+    /// else due at that frame. For latest-value settings applied between blocks.
+    /// - Returns: false (ignored) when `rate` ≤ 0 or not finite or the instance is not current.
+    /// - Important: Thread safety: render thread only. Real-time safe: yes.
+    @discardableResult
+    public func setPlaybackRateNow(_ instance: InstanceID, rate: Double) -> Bool {
+        guard rate > 0, rate.isFinite, isCurrent(instance) else { return false }
+        changeRate(instance.slot, to: rate, at: Int(currentFrame))
         return true
+    }
+
+    /// Sets the loop at `currentFrame`, at once: as `setLoop(_:loopEnd:atFrame:)` for the current frame,
+    /// but not queued and applied before anything else due at that frame.
+    /// - Returns: false (ignored) for a negative loopEnd or an instance that is not current.
+    /// - Important: Thread safety: render thread only. Real-time safe: yes.
+    @discardableResult
+    public func setLoopNow(_ instance: InstanceID, loopEnd: Double?) -> Bool {
+        if let loopEnd, !(loopEnd >= 0) || !loopEnd.isFinite { return false }
+        guard isCurrent(instance) else { return false }
+        changeLoop(instance.slot, to: loopEnd ?? -1, at: Int(currentFrame))
+        return true
+    }
+
+    /// Counts a transport call and queues its command for max(atFrame, now); false (nothing queued) when
+    /// the value is not `valid`, the instance is not current or the list is full.
+    func enqueue(
+        _ instance: InstanceID, _ kind: TransportCommand.Kind, _ atFrame: UInt64, _ value: Double, valid: Bool = true
+    ) -> Bool {
+        commandCalls += 1
+        guard valid, isCurrent(instance) else { return false }
+        let frame = max(Int(clamping: atFrame), Int(currentFrame))
+        return commands.append(
+            TransportCommand(slot: instance.slot, generation: instance.generation, kind: kind, frame: frame, value: value))
     }
 
     // MARK: - Applying due commands
@@ -126,11 +153,6 @@ extension Renderer {
             case .loop: changeLoop(c.slot, to: c.value, at: now)
             }
         }
-    }
-
-    /// Forgets the commands still queued for `slot` (its instance ended).
-    func dropCommands(_ slot: Int) {
-        commands.removeAll { $0.slot == slot }
     }
 
     // MARK: Pause and resume

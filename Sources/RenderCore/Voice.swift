@@ -3,7 +3,7 @@
 
 /// The current value of one control lane: `value + slope × (frame − anchor)`.
 /// Evaluated from the absolute frame, so the result does not depend on how blocks are split.
-struct Lane {
+struct Lane: BitwiseCopyable {
     var value: Float
     var slope: Float
     var anchor: Int
@@ -13,7 +13,7 @@ struct Lane {
 }
 
 /// One sounding event. A plain struct in a fixed pool; `kind` is switched in the render loop.
-struct Voice {
+struct Voice: BitwiseCopyable {
     var kind: VoiceKind = .transient
     /// Player slot the voice belongs to (its control lanes and mute flag).
     var player: Int = 0

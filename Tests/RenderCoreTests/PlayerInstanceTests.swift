@@ -23,12 +23,15 @@ private func pattern() throws -> CompiledPattern {
             ]), rate: 1000)
 }
 
+/// `pattern()`, alive for the whole run: instances keep only a view of its storage.
+private let shared = try! pattern()
+
 /// An instance of `pattern()` started at `start` at playback `rate` (1000 / rate frames per second).
 private func started(
     at start: Int, rate: Double = 1, loopEnd: Double = -1, passes: Int = 0
 ) throws -> PlayerInstance {
     var p = PlayerInstance(
-        scheduling: try pattern(), at: start, framesPerSecond: 1000 / rate, loopEnd: loopEnd, passes: passes,
+        scheduling: shared.view, generation: 0, at: start, framesPerSecond: 1000 / rate, loopEnd: loopEnd, passes: passes,
         muted: false)
     p.begin()
     return p
@@ -238,7 +241,7 @@ struct PlayerInstanceTransportTests {
         #expect(p.reportedPosition(at: 600) == 0.5)
         #expect(p.reportedPosition(at: 5000) == 1.0)
         var scheduled = PlayerInstance(
-            scheduling: try pattern(), at: 0, framesPerSecond: 1000, loopEnd: 0.3, passes: 0, muted: false)
+            scheduling: shared.view, generation: 0, at: 0, framesPerSecond: 1000, loopEnd: 0.3, passes: 0, muted: false)
         scheduled.seekPending = true
         scheduled.seekSeconds = 0.7
         #expect(abs(scheduled.reportedPosition(at: 0) - 0.1) < 1e-12)
@@ -269,7 +272,7 @@ struct PlayerInstanceTransportTests {
     @Test("the next due frame: start when scheduled, earliest of event, control, stop and seam when playing")
     func nextDue() throws {
         let scheduled = PlayerInstance(
-            scheduling: try pattern(), at: 77, framesPerSecond: 1000, loopEnd: -1, passes: 0, muted: false)
+            scheduling: shared.view, generation: 0, at: 77, framesPerSecond: 1000, loopEnd: -1, passes: 0, muted: false)
         #expect(scheduled.nextDueFrame == 77)
         var p = try started(at: 0, loopEnd: 0.3)
         _ = p.takeNextEvent()

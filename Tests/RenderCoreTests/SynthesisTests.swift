@@ -217,11 +217,11 @@ struct HapticSynthesisTests {
         }
         #expect(peak(buses.haptic, 900..<1000) > 0.5)
         #expect(buses.haptic[1040...].allSatisfy { $0 == 0 })
-        #expect(renderer.nextNotification() == PlayerNotification(slot: 0, frame: 1040, reason: .stopped))
+        #expect(renderer.nextNotification() == PlayerNotification(instance: 0, frame: 1040, reason: .stopped))
 
         let short = try compile(PatternData(events: [event(.hapticTransient, 0.01)]))
         let (_, r2) = render(frames: 1000, blockSize: { _ in 64 }) { r in r.startPlayer(3, pattern: short, atFrame: 50) }
-        #expect(r2.nextNotification() == PlayerNotification(slot: 3, frame: 50 + 80 + 160, reason: .finished))
+        #expect(r2.nextNotification() == PlayerNotification(instance: 3, frame: 50 + 80 + 160, reason: .finished))
         #expect(r2.phase(of: 3) == .idle)
     }
 

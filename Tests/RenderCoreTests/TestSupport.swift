@@ -4,6 +4,11 @@ import ThrumTestSupport
 
 @testable import RenderCore
 
+/// Tests address instance 0 of a slot by the slot number alone (`r.stopPlayer(3, atFrame: 0)`).
+extension InstanceID: ExpressibleByIntegerLiteral {
+    public init(integerLiteral slot: Int) { self.init(slot: slot, generation: 0) }
+}
+
 /// Rendered buses.
 struct Buses: Equatable {
     var left: [Float]

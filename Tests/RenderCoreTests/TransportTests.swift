@@ -233,7 +233,7 @@ struct TransportSeekTests {
             r.seekPlayer(0, toOffset: 10, atFrame: 1000)
         }
         let n = try #require(r.nextNotification())
-        #expect(n.reason == .finished && n.slot == 0 && n.frame >= 1000 && n.frame <= 1000 + UInt64(fadeFrames(Self.sr)))
+        #expect(n.reason == .finished && n.instance.slot == 0 && n.frame >= 1000 && n.frame <= 1000 + UInt64(fadeFrames(Self.sr)))
         #expect(r.phase(of: 0) == .idle)
 
         func looped(_ offset: Double) -> Buses {

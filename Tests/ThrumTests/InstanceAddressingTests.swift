@@ -104,6 +104,94 @@ import ThrumTestSupport
         #expect(peak(haptic, 4000..<8000) == 0, "the last change was dropped")
     }
 
+    /// Room for `maxPendingParameters` changes waiting for their time: one more is a `resourceNotAvailable`
+    /// naming the limit; rendering past their time makes room again, and every accepted change applies.
+    @Test func aParameterChangeBeyondTheLimitIsRefusedLoudly() throws {
+        let engine = try offlineEngine { $0.maxPendingParameters = 16 }
+        let player = try engine.makePlayer(
+            with: CHHapticPattern(events: [continuous(at: 0, duration: 1)], parameters: []))
+        try player.start(atTime: 0)
+        try renderRaw(engine, frames: 0, callbacks: true)
+        for i in 0..<16 {
+            let value = CHHapticDynamicParameter(
+                parameterID: .hapticIntensityControl, value: 0.5, relativeTime: Double(i) / 8000)
+            try player.sendParameters([value], atTime: 0.1)
+        }
+        do {
+            try player.sendParameters([intensityZero], atTime: 0.5)
+            Issue.record("the 17th change was accepted")
+        } catch let error as CHHapticError {
+            #expect(error.code == .resourceNotAvailable)
+            #expect(error.message.contains("maxPendingParameters = 16"), "\(error.message)")
+        }
+        let early = channel(try render(engine, frames: 1024), 2, of: 3)  // past 0.1 s: all 16 applied
+        #expect(peak(early, 900..<1024) < 0.3, "intensity control 0.5: amplitude 0.25")
+        try player.sendParameters([intensityZero], atTime: 0.5)
+        let haptic = channel(try render(engine, frames: 8000 - 1024), 2, of: 3)
+        #expect(peak(haptic, 3900 - 1024..<4000 - 1024) > 0.2)
+        #expect(peak(haptic, 4000 - 1024..<8000 - 1024) == 0)
+    }
+
+    @Test func aCurveLongerThanTheParameterRoomIsRefused() throws {
+        let engine = try offlineEngine { $0.maxPendingParameters = 4 }
+        let player = try engine.makePlayer(
+            with: CHHapticPattern(events: [continuous(at: 0, duration: 1)], parameters: []))
+        try player.start(atTime: 0)
+        let points = (0..<6).map { CHHapticParameterCurve.ControlPoint(relativeTime: Double($0) * 0.01, value: 0) }
+        let curve = CHHapticParameterCurve(parameterID: .hapticIntensityControl, controlPoints: points, relativeTime: 0)
+        #expect(throws: CHHapticError.self) { try player.scheduleParameterCurve(curve, atTime: 0) }
+        #expect(peak(channel(try render(engine, frames: 2000), 2, of: 3), 1000..<2000) > 0.5)
+    }
+
+    @Test func aTransportCommandBeyondTheLimitIsRefusedLoudly() throws {
+        let engine = try offlineEngine { $0.maxPendingCommands = 4 }
+        let player = try engine.makeAdvancedPlayer(
+            with: CHHapticPattern(events: [continuous(at: 0, duration: 1)], parameters: []))
+        try player.start(atTime: 0)
+        try renderRaw(engine, frames: 0, callbacks: true)
+        for i in 0..<4 { try player.pause(atTime: 0.5 + Double(i) * 0.01) }
+        do {
+            try player.pause(atTime: 0.6)
+            Issue.record("the 5th command was accepted")
+        } catch let error as CHHapticError {
+            #expect(error.code == .resourceNotAvailable)
+            #expect(error.message.contains("maxPendingCommands = 4"), "\(error.message)")
+        }
+        let haptic = channel(try render(engine, frames: 8000), 2, of: 3)
+        #expect(peak(haptic, 3900..<4000) > 0.5)
+        #expect(peak(haptic, 4100..<8000) == 0, "the first pause at 0.5 s applied")
+    }
+
+    // MARK: Latest-value settings
+
+    /// Mute, rate and loop are latest values for an instance: a mute set for an instance that has ended
+    /// (its end not yet serviced) never silences the next instance in the slot.
+    @Test func aMuteSetForAnEndedInstanceNeverReachesTheNextOne() throws {
+        let engine = try offlineEngine()
+        let a = try engine.makePlayer(with: CHHapticPattern(events: [continuous(at: 0, duration: 0.05)], parameters: []))
+        let b = try engine.makePlayer(with: CHHapticPattern(events: [continuous(at: 0, duration: 1)], parameters: []))
+        try a.start(atTime: 0)
+        try renderRaw(engine, frames: 2000, callbacks: false)
+        a.isMuted = true
+        try renderRaw(engine, frames: 0, callbacks: true)
+        try b.start(atTime: CHHapticTimeImmediate)
+        #expect(peak(channel(try render(engine, frames: 1000), 2, of: 3), 100..<1000) > 0.5)
+    }
+
+    /// Setters never need room in a queue: a thousand rate changes between two periods all land, the
+    /// last one wins.
+    @Test func settersAreLatestValuesThatNeverOverflow() throws {
+        let engine = try offlineEngine()
+        let player = try engine.makeAdvancedPlayer(
+            with: CHHapticPattern(events: [transient(at: 0), transient(at: 0.5)], parameters: []))
+        try player.start(atTime: 0)
+        for i in 0..<1000 { player.playbackRate = Float(1 + i % 3) }
+        player.playbackRate = 2  // the second transient at 0.25 s engine time
+        let haptic = channel(try render(engine, frames: 4000), 2, of: 3)
+        let second = try #require(firstSound(Array(haptic[400...]))) + 400
+        #expect(second == 2000 || second == 2001)
+    }
+
     // MARK: All or nothing
 
     /// Hands what is queued to the renderer, then queues `stop(atTime: 100)` on `player` until the engine

@@ -36,6 +36,12 @@ public final class CHHapticEngine: @unchecked Sendable {
         } catch {
             throw CHHapticError(.invalidEngineParameter, "\(error)")
         }
+        try check(
+            (1...65536).contains(options.maxPendingParameters),
+            "maxPendingParameters \(options.maxPendingParameters) is outside 1–65536")
+        try check(
+            (1...65536).contains(options.maxPendingCommands),
+            "maxPendingCommands \(options.maxPendingCommands) is outside 1–65536")
         self.options = options
         state = Locked(EngineState(maxPlayers: options.maxPlayers))
         budget = AudioResourceBudget(limits: options.resourceLimits)
@@ -74,7 +80,12 @@ public final class CHHapticEngine: @unchecked Sendable {
     /// Stop after `options.idleTimeout` seconds with no player, and start again when a player starts.
     public var isAutoShutdownEnabled: Bool {
         get { state.withLock { $0.isAutoShutdownEnabled } }
-        set { state.withLock { $0.isAutoShutdownEnabled = newValue } }
+        set {
+            state.withLock { state in
+                state.isAutoShutdownEnabled = newValue
+                state.run?.link.wake.signal()  // the housekeeping thread times the idle deadline anew
+            }
+        }
     }
 
     /// Ignore audio events in players made after this is set (Apple: takes effect after a restart).
@@ -184,8 +195,14 @@ public final class CHHapticEngine: @unchecked Sendable {
         let configuration = RendererConfiguration(
             sampleRate: options.sampleRate, profile: options.actuatorProfile, maxVoices: options.maxVoices,
             maxPlayers: options.maxPlayers, maxBlockFrames: max(options.periodFrames, 1024),
-            maxPendingParameters: 512, maxNotifications: options.maxPlayers * 2)
-        let core = EngineCore(configuration: configuration, channelMap: options.channelMap)
+            maxPendingParameters: options.maxPendingParameters, maxNotifications: options.maxPlayers * 2,
+            maxPendingCommands: options.maxPendingCommands)
+        let core: EngineCore
+        do {
+            core = try EngineCore(configuration: configuration, channelMap: options.channelMap)
+        } catch {
+            throw CHHapticError(.serverInitFailed, "\(error)")
+        }
         let link = core.link
         link.mutedHaptics.store(state.mutedHaptics, ordering: .relaxed)
         link.mutedAudio.store(state.mutedAudio, ordering: .relaxed)
@@ -223,6 +240,8 @@ public final class CHHapticEngine: @unchecked Sendable {
         }
         state.run = run
         state.slots = Array(repeating: nil, count: options.maxPlayers)
+        state.sentParameterCalls = 0
+        state.sentCommandCalls = 0
         state.idleSince = .now
         state.stoppedByIdle = false
     }
@@ -297,53 +316,6 @@ public final class CHHapticEngine: @unchecked Sendable {
         if deliverCallbacks { service() }
     }
 
-    // MARK: - Housekeeping (control side)
-
-    /// Takes the render thread's feedback, frees finished slots, calls completion and finished handlers,
-    /// and applies auto-shutdown. Runs on the housekeeping thread (live) or after each offline render.
-    func service() {
-        var ended: [(player: HapticPatternPlayer, frame: UInt64, isLast: Bool)] = []
-        var finished: [FinishedHandler] = []
-        var idle = false
-        state.withLock { state in
-            guard let run = state.run else { return }
-            while let feedback = run.link.feedback.pop() {
-                let (slot, frame): (Int, UInt64)
-                switch feedback {
-                case .ended(let endedSlot, let endFrame): (slot, frame) = (endedSlot, endFrame)
-                case .startFailed(let failedSlot): (slot, frame) = (failedSlot, run.link.statistics.currentFrame)
-                }
-                guard let use = state.slots[slot] else { continue }
-                state.slots[slot] = nil
-                let isLast = !state.slots.contains { $0?.player === use.player }
-                ended.append((use.player, frame, isLast))
-            }
-            let active = state.slots.contains { $0 != nil }
-            if active {
-                state.idleSince = nil
-            } else {
-                if state.idleSince == nil { state.idleSince = .now }
-                if !state.finishedHandlers.isEmpty {
-                    finished = state.finishedHandlers
-                    state.finishedHandlers = []
-                }
-                if state.isAutoShutdownEnabled, let since = state.idleSince,
-                    ContinuousClock.now - since >= .seconds(options.idleTimeout)
-                {
-                    idle = true
-                }
-            }
-        }
-        for end in ended { end.player.instanceEnded(frame: end.frame, isLast: end.isLast) }
-        var stopRequested = false
-        for handler in finished where handler(nil) == .stopEngine { stopRequested = true }
-        if stopRequested {
-            stopEngine(reason: .notifyWhenFinished)
-        } else if idle {
-            stopEngine(reason: .idleTimeout)
-        }
-    }
-
     /// Calls `finishedHandler` once every player has ended (at once if none is playing or the engine
     /// is stopped). Returning `.stopEngine` stops the engine (`stoppedHandler(.notifyWhenFinished)`).
     public func notifyWhenPlayersFinished(_ finishedHandler: @escaping FinishedHandler) {
@@ -385,96 +357,6 @@ public final class CHHapticEngine: @unchecked Sendable {
         try start()
         try player.start(atTime: CHHapticTimeImmediate)
     }
-
-    /// Engine frame for engine time `time` (0 = immediate, i.e. frame 0 = "now" to the renderer).
-    /// - Throws: `invalidTime` for a time that is negative, not finite, or more than
-    ///   `HapticLimits.maxPatternDuration` (24 h) after the engine's current time.
-    func frame(for time: TimeInterval) throws -> UInt64 {
-        guard time.isFinite, time >= 0 else {
-            throw CHHapticError(
-                .invalidTime,
-                "time \(PatternValidator.formatted(time)) is \(time.isFinite ? "negative" : "not a finite number"); use CHHapticTimeImmediate (0) for now")
-        }
-        let now = currentTime
-        guard time <= now + HapticLimits.maxPatternDuration else {
-            throw CHHapticError(
-                .invalidTime,
-                "time \(PatternValidator.formatted(time)) s is more than 24 h after the engine's current time (\(PatternValidator.formatted(now)) s)")
-        }
-        return UInt64((time * options.sampleRate).rounded())
-    }
-
-    /// Queues commands for the render thread; the closure returns them under the engine lock.
-    func send(_ commands: [EngineCommand], in state: inout EngineState) throws {
-        guard let run = state.run else { throw CHHapticError(.engineNotRunning, "the engine is not running; call start()") }
-        for command in commands where !run.link.commands.push(command) {
-            throw CHHapticError(.resourceNotAvailable, "the engine's command queue is full; try again")
-        }
-    }
-
-    /// Starts one instance of `player`'s pattern at `time`.
-    func startInstance(of player: HapticPatternPlayer, at time: TimeInterval) throws {
-        let frame = try self.frame(for: time)
-        let restart = state.withLock { $0.run == nil && $0.stoppedByIdle && $0.isAutoShutdownEnabled }
-        if restart { try start() }
-        try state.withLock { state in
-            guard state.run != nil else {
-                throw CHHapticError(.engineNotRunning, "the engine is not running; call start()")
-            }
-            guard let slot = state.slots.firstIndex(where: { $0 == nil }) else {
-                throw CHHapticError(
-                    .resourceNotAvailable,
-                    "\(options.maxPlayers) patterns are already playing (the engine's maxPlayers); stop one first")
-            }
-            let transport = player.transport
-            state.slots[slot] = SlotUse(player: player, pattern: player.pattern)
-            var commands: [EngineCommand] = [
-                .start(
-                    slot: slot, pattern: player.pattern, frame: frame, rate: transport.rate,
-                    loopEnd: transport.loopEnd, passes: transport.passes),
-                .mute(slot: slot, muted: player.muted),
-            ]
-            if let offset = player.takePendingSeek() { commands.append(.seek(slot: slot, seconds: offset, frame: frame)) }
-            do {
-                try send(commands, in: &state)
-            } catch {
-                state.slots[slot] = nil
-                throw error
-            }
-            state.idleSince = nil
-            player.instanceStarted()
-        }
-    }
-
-    /// Sends `make(slot)` for every playing instance of `player`.
-    func sendToInstances(of player: HapticPatternPlayer, _ make: (Int) -> [EngineCommand]) throws {
-        try state.withLock { state in
-            guard state.run != nil else { return }
-            for (slot, use) in state.slots.enumerated() where use?.player === player {
-                try send(make(slot), in: &state)
-            }
-        }
-    }
-
-    /// The position of `player`'s first playing instance, read from the render thread's atomics.
-    func position(of player: HapticPatternPlayer) -> ThrumPlayerPosition? {
-        state.withLock { state in
-            guard let run = state.run,
-                let slot = state.slots.firstIndex(where: { $0?.player === player })
-            else { return nil }
-            let position = run.link.statistics.position(of: slot)
-            return ThrumPlayerPosition(
-                seconds: position.seconds, loopCount: position.loopCount, isPaused: position.phase == .paused)
-        }
-    }
-
-    /// Whether `player` has an instance playing or paused.
-    func hasInstances(_ player: HapticPatternPlayer) -> Bool {
-        state.withLock { state in state.slots.contains { $0?.player === player } }
-    }
-
-    /// Engine seconds for `time` where 0 means now.
-    func resolve(_ time: TimeInterval) -> TimeInterval { time == CHHapticTimeImmediate ? currentTime : time }
 }
 
 /// Holds a non-Sendable value for a hop to another thread the caller knows is safe.

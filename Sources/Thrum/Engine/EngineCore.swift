@@ -7,7 +7,7 @@ internal import Synchronization
 /// live and offline output are the same code.
 ///
 /// Every call after `init` is real-time safe: commands come from a lock-free ring, buses are allocated
-/// once, nothing allocates, locks, logs or waits.
+/// once, nothing allocates, frees, retains, releases, locks, logs or waits (`thrum-bench storm` counts it).
 final class EngineCore: ALSARenderSource {
     let renderer: Renderer
     let link: EngineLink
@@ -16,15 +16,19 @@ final class EngineCore: ALSARenderSource {
     private let audioL: UnsafeMutablePointer<Float>
     private let audioR: UnsafeMutablePointer<Float>
     private let haptic: UnsafeMutablePointer<Float>
+    /// The tag of the last `InstanceSettings` write taken, per slot and setting.
+    private let seenSettings: UnsafeMutablePointer<UInt64>
 
-    init(configuration: RendererConfiguration, channelMap: ChannelMap) {
+    init(configuration: RendererConfiguration, channelMap: ChannelMap) throws {
         renderer = Renderer(configuration: configuration)
-        link = EngineLink(maxPlayers: configuration.maxPlayers, statistics: renderer.statistics)
+        link = try EngineLink(configuration: configuration, statistics: renderer.statistics)
         self.channelMap = channelMap
         blockFrames = configuration.maxBlockFrames
         audioL = .allocate(capacity: blockFrames)
         audioR = .allocate(capacity: blockFrames)
         haptic = .allocate(capacity: blockFrames)
+        seenSettings = .allocate(capacity: configuration.maxPlayers * InstanceSetting.count)
+        seenSettings.initialize(repeating: 0, count: configuration.maxPlayers * InstanceSetting.count)
         Self.warmUp(configuration: configuration, channelMap: channelMap)
     }
 
@@ -48,12 +52,15 @@ final class EngineCore: ALSARenderSource {
         audioL.deallocate()
         audioR.deallocate()
         haptic.deallocate()
+        seenSettings.deallocate()
     }
 
     /// Renders `frameCount` interleaved frames: applies queued commands, renders the buses, applies the
-    /// engine mutes and maps buses to channels. Render thread only; real-time safe.
+    /// engine mutes and maps buses to channels; reports ended instances and wakes the control side.
+    /// Render thread only; real-time safe.
     func render(into buffer: UnsafeMutablePointer<Float>, frameCount: Int, channelCount: Int) {
         drainCommands()
+        applySettings()
         var done = 0
         while done < frameCount {
             let count = min(blockFrames, frameCount - done)
@@ -67,36 +74,62 @@ final class EngineCore: ALSARenderSource {
                 audioL: audioL, audioR: audioR, haptic: haptic, frameCount: count, into: buffer + done * channelCount)
             done += count
         }
+        var ended = false
         while let note = renderer.nextNotification() {
-            link.feedback.push(.ended(slot: note.slot, frame: note.frame))  // cannot fill (see EngineLink)
+            link.feedback.push(.ended(note.instance, frame: note.frame))  // cannot fill (see EngineLink)
+            ended = true
         }
+        if ended { link.wake.signal() }
     }
 
+    /// Hands every queued command to the renderer. Commands for an instance that is no longer its slot's
+    /// current one are dropped there; the renderer's lists have room for every list-bound command (the
+    /// control side counts them against `retiredParameterCalls`/`retiredCommandCalls`).
     private func drainCommands() {
+        var failed = false
         while let command = link.commands.pop() {
             switch command {
-            case .start(let slot, let pattern, let frame, let rate, let loopEnd, let passes):
-                let started = renderer.startPlayer(
-                    slot, pattern: pattern, atFrame: frame, playbackRate: rate, loopEnd: loopEnd, passes: passes)
-                if !started { link.feedback.push(.startFailed(slot: slot)) }
-            case .stop(let slot, let frame):
-                renderer.stopPlayer(slot, atFrame: frame)
-            case .pause(let slot, let frame):
-                renderer.pausePlayer(slot, atFrame: frame)
-            case .resume(let slot, let frame):
-                renderer.resumePlayer(slot, atFrame: frame)
-            case .seek(let slot, let seconds, let frame):
-                renderer.seekPlayer(slot, toOffset: seconds, atFrame: frame)
-            case .rate(let slot, let rate, let frame):
-                renderer.setPlaybackRate(slot, rate: rate, atFrame: frame)
-            case .loop(let slot, let loopEnd, let frame):
-                renderer.setLoop(slot, loopEnd: loopEnd, atFrame: frame)
-            case .parameter(let slot, let lane, let value, let frame):
-                renderer.setParameter(slot, lane, value: value, atFrame: frame)
-            case .ramp(let slot, let lane, let from, let frame, let to, let endFrame):
-                renderer.setParameterRamp(slot, lane, from: from, atFrame: frame, to: to, endFrame: endFrame)
-            case .mute(let slot, let muted):
-                renderer.setMuted(slot, muted)
+            case .start(let id, let pattern, let frame, let rate, let loopEnd, let passes, let muted, let offset):
+                let started = pattern._withUnsafeGuaranteedRef {
+                    renderer.startPlayer(
+                        id, pattern: $0, atFrame: frame, playbackRate: rate, loopEnd: loopEnd, passes: passes,
+                        muted: muted, offset: offset)
+                }
+                if !started {
+                    link.feedback.push(.startFailed(id))
+                    failed = true
+                }
+            case .stop(let id, let frame):
+                renderer.stopPlayer(id, atFrame: frame)
+            case .pause(let id, let frame):
+                renderer.pausePlayer(id, atFrame: frame)
+            case .resume(let id, let frame):
+                renderer.resumePlayer(id, atFrame: frame)
+            case .seek(let id, let seconds, let frame):
+                renderer.seekPlayer(id, toOffset: seconds, atFrame: frame)
+            case .parameter(let id, let lane, let value, let frame):
+                renderer.setParameter(id, lane, value: value, atFrame: frame)
+            case .ramp(let id, let lane, let from, let frame, let to, let endFrame):
+                renderer.setParameterRamp(id, lane, from: from, atFrame: frame, to: to, endFrame: endFrame)
+            }
+        }
+        if failed { link.wake.signal() }
+    }
+
+    /// Applies the mute, rate and loop values written since the last period, each to the instance it was
+    /// written for (the renderer ignores it when that instance is no longer current).
+    private func applySettings() {
+        for slot in 0..<link.settings.slotCount {
+            let seen = seenSettings + slot * InstanceSetting.count
+            if let (id, value) = link.settings.read(slot, .muted, seen: &seen[InstanceSetting.muted.rawValue]) {
+                renderer.setMuted(id, value != 0)
+            }
+            if let (id, value) = link.settings.read(slot, .rate, seen: &seen[InstanceSetting.rate.rawValue]) {
+                renderer.setPlaybackRateNow(id, rate: Double(bitPattern: value))
+            }
+            if let (id, value) = link.settings.read(slot, .loopEnd, seen: &seen[InstanceSetting.loopEnd.rawValue]) {
+                let loopEnd = Double(bitPattern: value)
+                renderer.setLoopNow(id, loopEnd: loopEnd < 0 ? nil : loopEnd)
             }
         }
     }

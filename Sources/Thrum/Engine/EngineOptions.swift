@@ -37,6 +37,12 @@ extension CHHapticEngine {
         public var maxVoices = 64
         /// Pattern instances playing at once (each `start` of a player takes one until it ends).
         public var maxPlayers = 32
+        /// Parameter changes (`sendParameters` values, `scheduleParameterCurve` pieces) that may wait for their
+        /// time at once, over all players; one more is refused with `resourceNotAvailable`. Default 1024.
+        public var maxPendingParameters = 1024
+        /// Pause, resume, seek, rate and loop commands that may wait for their time at once, over all players;
+        /// one more is refused with `resourceNotAvailable`. Default 256.
+        public var maxPendingCommands = 256
         /// Idle time before auto-shutdown when `isAutoShutdownEnabled` (seconds). Apple uses about 2 minutes.
         public var idleTimeout: TimeInterval = 120
         /// SCHED_FIFO priority of the render thread, or nil for normal scheduling (a refusal is a warning).

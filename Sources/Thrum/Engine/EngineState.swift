@@ -4,11 +4,13 @@ import Foundation
 internal import RenderCore
 internal import Synchronization
 
-/// One pattern instance occupying a renderer slot; keeps the compiled pattern alive until the render
-/// thread reports the slot's end, so the render thread never frees it.
+/// One pattern instance occupying a renderer slot. Holds the compiled pattern until the render thread
+/// reports the instance's end (the render thread has only an unmanaged reference and a view of its
+/// storage), so the pattern is released here, on the control side, never on the render thread.
 struct SlotUse {
     let player: HapticPatternPlayer
     let pattern: CompiledPattern
+    let instance: InstanceID
 }
 
 /// A registered audio resource.
@@ -23,6 +25,11 @@ struct RegisteredResource {
 struct EngineState {
     var run: EngineRun?
     var slots: [SlotUse?]
+    /// The generation of the last instance started (each start takes the next).
+    var nextGeneration: UInt32 = 0
+    /// Parameter and transport calls queued in this run (see `CHHapticEngine.send`).
+    var sentParameterCalls = 0
+    var sentCommandCalls = 0
     var stoppedTime: TimeInterval = 0
     var stoppedHandler: CHHapticEngine.StoppedHandler?
     var resetHandler: CHHapticEngine.ResetHandler?
@@ -61,7 +68,8 @@ final class EngineRun: @unchecked Sendable {
     let offlineCore: EngineCore?
     /// Live mode: the ALSA device and its render thread (which owns the core).
     let playback: ALSAPlayback?
-    private let housekeeping = Atomic<Bool>(false)
+    /// Whether the housekeeping thread should go on (`startHousekeeping`).
+    let housekeeping = Atomic<Bool>(false)
 
     init(link: EngineLink, offlineCore: EngineCore?, playback: ALSAPlayback?) {
         self.link = link
@@ -69,21 +77,11 @@ final class EngineRun: @unchecked Sendable {
         self.playback = playback
     }
 
-    /// Starts the control-side thread that services feedback every 5 ms while the run lasts.
-    func startHousekeeping(engine: CHHapticEngine) {
-        housekeeping.store(true, ordering: .releasing)
-        Thread.detachNewThread { [weak engine, self] in
-            while self.housekeeping.load(ordering: .acquiring) {
-                guard let engine else { return }
-                engine.service()
-                Thread.sleep(forTimeInterval: 0.005)
-            }
-        }
-    }
-
-    /// Stops the render thread (after the device played its buffer, with `drain`) and closes the device.
+    /// Stops the render thread (after the device played its buffer, with `drain`), closes the device and
+    /// ends the housekeeping thread.
     func shutDown(drain: Bool) {
         housekeeping.store(false, ordering: .releasing)
+        link.wake.signal()
         if drain { playback?.stop(drain: true) }
         playback?.close()
     }

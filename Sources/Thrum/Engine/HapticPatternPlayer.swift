@@ -1,20 +1,25 @@
 import Foundation
 internal import RenderCore
 
-/// The transport settings an instance starts with.
-struct Transport {
+/// The settings an instance starts with.
+struct StartSettings {
     var rate: Double
     /// Loop length in pattern seconds, or nil for no loop.
     var loopEnd: Double?
     /// Passes to play when looping (0 = forever).
     var passes: Int
+    var muted: Bool
+    /// A seek made while nothing played, to start from (nil: the beginning).
+    var offset: Double?
 }
 
 /// Thrum's pattern player: both `CHHapticPatternPlayer` and `CHHapticAdvancedPatternPlayer`.
 ///
 /// Every `start` plays a new instance of the pattern (so a player reused for quick taps overlaps them);
 /// `stop`, `sendParameters`, `scheduleParameterCurve`, `cancel` and `isMuted` act on every instance
-/// playing. Thread safety: any thread; state is behind a lock, commands go through the engine's queue.
+/// playing. Each call sends one batch of commands, addressed to those instances (slot + generation), whole
+/// or not at all. Thread safety: any thread; state is behind a lock (taken after the engine's, never
+/// before), commands go through the engine's queue.
 final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState, @unchecked Sendable {
     struct State {
         var muted = false
@@ -37,11 +42,12 @@ final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState
         self.pattern = pattern
     }
 
-    var muted: Bool { state.withLock { $0.muted } }
-
-    var transport: Transport {
+    /// What a new instance starts with (the engine calls it under its lock).
+    var startSettings: StartSettings {
         state.withLock { state in
-            Transport(rate: Double(state.playbackRate), loopEnd: loopLength(state), passes: state.loopPassLimit)
+            StartSettings(
+                rate: Double(state.playbackRate), loopEnd: loopLength(state), passes: state.loopPassLimit,
+                muted: state.muted, offset: state.pendingSeek)
         }
     }
 
@@ -70,9 +76,12 @@ final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState
     /// The engine frame at which the last instance ended (a Thrum addition, used by `thrum render`).
     var endFrame: UInt64? { state.withLock { $0.endFrame } }
 
-    /// A new instance started: the player has not ended any more.
-    func instanceStarted() {
-        state.withLock { $0.endFrame = nil }
+    /// A new instance started (from `offset`, a pending seek it consumed): the player has not ended any more.
+    func instanceStarted(withOffset offset: Double?) {
+        state.withLock { state in
+            state.endFrame = nil
+            if offset != nil { state.pendingSeek = nil }
+        }
     }
 
     /// An instance ended at `frame` (nil: the engine stopped); after the last one, `completionHandler` runs.
@@ -92,7 +101,7 @@ final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState
 
     func stop(atTime time: TimeInterval) throws {
         let frame = try engine.frame(for: time)
-        try engine.sendToInstances(of: self) { slot in [.stop(slot: slot, frame: frame)] }
+        try engine.sendToInstances(of: self) { [.stop($0, frame: frame)] }
     }
 
     /// Engine frame of `relative` seconds after `time` (`time` 0 = now).
@@ -109,8 +118,8 @@ final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState
             }
             changes.append((lane, parameter.value, try frame(time, plus: parameter.relativeTime)))
         }
-        try engine.sendToInstances(of: self) { slot in
-            changes.map { .parameter(slot: slot, lane: $0.0, value: $0.1, frame: $0.2) }
+        try engine.sendToInstances(of: self) { instance in
+            changes.map { .parameter(instance, lane: $0.0, value: $0.1, frame: $0.2) }
         }
     }
 
@@ -121,28 +130,28 @@ final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState
         let points = parameterCurve.controlPoints.map { ($0.relativeTime, $0.value) }.sorted { $0.0 < $1.0 }
         guard let last = points.last else { return }
         let frames = try points.map { try frame(time, plus: $0.0) }
-        try engine.sendToInstances(of: self) { slot in
+        try engine.sendToInstances(of: self) { instance in
             var commands: [EngineCommand] = []
             for i in 0..<(points.count - 1) {
                 commands.append(
                     .ramp(
-                        slot: slot, lane: lane, from: points[i].1, frame: frames[i], to: points[i + 1].1,
+                        instance, lane: lane, from: points[i].1, frame: frames[i], to: points[i + 1].1,
                         endFrame: frames[i + 1]))
             }
-            commands.append(.parameter(slot: slot, lane: lane, value: last.1, frame: frames[points.count - 1]))
+            commands.append(.parameter(instance, lane: lane, value: last.1, frame: frames[points.count - 1]))
             return commands
         }
     }
 
     func cancel() throws {
-        try engine.sendToInstances(of: self) { slot in [.stop(slot: slot, frame: 0)] }
+        try engine.sendToInstances(of: self) { [.stop($0, frame: 0)] }
     }
 
     var isMuted: Bool {
         get { state.withLock { $0.muted } }
         set {
             state.withLock { $0.muted = newValue }
-            try? engine.sendToInstances(of: self) { slot in [.mute(slot: slot, muted: newValue)] }
+            engine.publish(.muted, of: self)
         }
     }
 
@@ -151,7 +160,7 @@ final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState
     /// Pauses every instance at engine time `time`: positions freeze, sounding voices fade out (5 ms).
     func pause(atTime time: TimeInterval) throws {
         let frame = try engine.frame(for: time)
-        try engine.sendToInstances(of: self) { slot in [.pause(slot: slot, frame: frame)] }
+        try engine.sendToInstances(of: self) { [.pause($0, frame: frame)] }
     }
 
     /// Resumes every instance at engine time `time` from where it paused; continuous events and audio
@@ -159,9 +168,8 @@ final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState
     func resume(atTime time: TimeInterval) throws {
         let frame = try engine.frame(for: time)
         let seek = takePendingSeek()
-        try engine.sendToInstances(of: self) { slot in
-            (seek.map { [EngineCommand.seek(slot: slot, seconds: $0, frame: frame)] } ?? [])
-                + [.resume(slot: slot, frame: frame)]
+        try engine.sendToInstances(of: self) { instance in
+            (seek.map { [EngineCommand.seek(instance, seconds: $0, frame: frame)] } ?? []) + [.resume(instance, frame: frame)]
         }
     }
 
@@ -172,24 +180,16 @@ final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState
         if let problem = PatternValidator.timeProblem(offsetTime, "seek offset") {
             throw CHHapticError(.invalidTime, problem)
         }
-        if engine.hasInstances(self) {
-            try engine.sendToInstances(of: self) { slot in [.seek(slot: slot, seconds: offsetTime, frame: 0)] }
-        } else {
+        if try !engine.sendToInstances(of: self, { [.seek($0, seconds: offsetTime, frame: 0)] }) {
             state.withLock { $0.pendingSeek = offsetTime }
         }
-    }
-
-    /// Sends the current loop setting to playing instances.
-    private func updateLoop() {
-        let loopEnd = state.withLock { loopLength($0) }
-        try? engine.sendToInstances(of: self) { slot in [.loop(slot: slot, loopEnd: loopEnd, frame: 0)] }
     }
 
     var loopEnabled: Bool {
         get { state.withLock { $0.loopEnabled } }
         set {
             state.withLock { $0.loopEnabled = newValue }
-            updateLoop()
+            engine.publish(.loopEnd, of: self)
         }
     }
 
@@ -198,7 +198,7 @@ final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState
         set {
             guard newValue >= 0, !newValue.isNaN else { return }
             state.withLock { $0.loopEnd = min(newValue, HapticLimits.maxPatternDuration) }
-            updateLoop()
+            engine.publish(.loopEnd, of: self)
         }
     }
 
@@ -208,7 +208,7 @@ final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState
             guard newValue > 0, !newValue.isNaN else { return }
             let rate = min(max(newValue, HapticLimits.playbackRates.lowerBound), HapticLimits.playbackRates.upperBound)
             state.withLock { $0.playbackRate = rate }
-            try? engine.sendToInstances(of: self) { slot in [.rate(slot: slot, rate: Double(rate), frame: 0)] }
+            engine.publish(.rate, of: self)
         }
     }
 

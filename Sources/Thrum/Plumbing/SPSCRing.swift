@@ -2,15 +2,18 @@ internal import Synchronization
 
 /// A fixed-capacity, lock-free ring for exactly one producer thread and one consumer thread.
 ///
-/// Storage is allocated once in `init`; `push` and `pop` never allocate, lock or wait, so either side may
-/// be the real-time render thread. Indices only grow; the slot is `index & mask`. The producer publishes
-/// its tail with release ordering after writing a slot, and the consumer publishes its head the same way
-/// after taking one, so each side sees the other's writes (acquire on the opposite index).
-final class SPSCRing<Element>: @unchecked Sendable {
+/// Storage is allocated once in `init`; `push`, `pushAll` and `pop` never allocate, lock or wait, so
+/// either side may be the real-time render thread. Elements are `BitwiseCopyable`, so moving them in and
+/// out never retains or releases. Indices only grow; the slot is `index & mask`. The producer publishes
+/// its tail with release ordering after writing its slots, and the consumer publishes its head the same
+/// way after taking one, so each side sees the other's writes (acquire on the opposite index).
+final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
+    // @unchecked: `slots` is only written by the producer between a load of `head` and the store of
+    // `tail` that publishes it, and only read by the consumer after loading that `tail`.
     /// How many elements fit.
     let capacity: Int
     private let mask: Int
-    private let slots: UnsafeMutablePointer<Element?>
+    private let slots: UnsafeMutablePointer<Element>
     private let head = Atomic<Int>(0)
     private let tail = Atomic<Int>(0)
 
@@ -21,11 +24,9 @@ final class SPSCRing<Element>: @unchecked Sendable {
         capacity = size
         mask = size - 1
         slots = .allocate(capacity: size)
-        slots.initialize(repeating: nil, count: size)
     }
 
     deinit {
-        slots.deinitialize(count: capacity)
         slots.deallocate()
     }
 
@@ -34,8 +35,18 @@ final class SPSCRing<Element>: @unchecked Sendable {
     func push(_ element: Element) -> Bool {
         let currentTail = tail.load(ordering: .relaxed)
         if currentTail - head.load(ordering: .acquiring) >= capacity { return false }
-        slots[currentTail & mask] = element
+        (slots + (currentTail & mask)).initialize(to: element)
         tail.store(currentTail + 1, ordering: .releasing)
+        return true
+    }
+
+    /// Adds all of `elements` or none: the consumer sees them together (one store publishes them).
+    /// Producer thread only. Returns false, leaving the ring unchanged, when they do not all fit.
+    func pushAll(_ elements: [Element]) -> Bool {
+        let currentTail = tail.load(ordering: .relaxed)
+        if currentTail - head.load(ordering: .acquiring) + elements.count > capacity { return false }
+        for (i, element) in elements.enumerated() { (slots + ((currentTail + i) & mask)).initialize(to: element) }
+        tail.store(currentTail + elements.count, ordering: .releasing)
         return true
     }
 
@@ -44,11 +55,7 @@ final class SPSCRing<Element>: @unchecked Sendable {
         let currentHead = head.load(ordering: .relaxed)
         if currentHead == tail.load(ordering: .acquiring) { return nil }
         let element = (slots + (currentHead & mask)).move()
-        (slots + (currentHead & mask)).initialize(to: nil)
         head.store(currentHead + 1, ordering: .releasing)
         return element
     }
-
-    /// How many elements are waiting (a snapshot; exact only on the consumer side).
-    var count: Int { tail.load(ordering: .acquiring) - head.load(ordering: .acquiring) }
 }

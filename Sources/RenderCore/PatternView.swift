@@ -1,0 +1,82 @@
+// What the render thread reads of a compiled pattern, as plain values and unsafe views: no class
+// references, so copying it (into a player instance, a command, a local) never retains or releases.
+// `BitwiseCopyable` makes the compiler check that.
+
+/// A compiled pattern as the render thread sees it: views of storage owned by its `CompiledPattern`.
+/// Valid while that `CompiledPattern` lives; the caller keeps it alive while an instance plays it.
+/// - Important: Thread safety: any thread (immutable storage). Real-time safe: yes.
+struct PatternView: BitwiseCopyable, @unchecked Sendable {
+    // @unchecked: the storage it points to is written once, in `init`, before any other thread sees it.
+    /// `CompiledPattern.events`.
+    let events: UnsafeBufferPointer<CompiledEvent>
+    /// `CompiledPattern.controls`.
+    let controls: UnsafeBufferPointer<ControlChange>
+    /// The samples of `CompiledPattern.buffers`, by the same index.
+    let buffers: UnsafeBufferPointer<BufferView>
+    /// The actuator profile's values that voices use.
+    let profile: VoiceProfile
+    /// `CompiledPattern.duration` in seconds.
+    let duration: Double
+    /// `CompiledPattern.transientFrames`.
+    let transientFrames: Int
+    /// Bit `lane.rawValue` is set for every lane the pattern's controls write.
+    let lanesUsed: Int
+
+    /// Copies the render-side data of a pattern into new storage (control side; `deallocate` frees it).
+    init(
+        events: [CompiledEvent], controls: [ControlChange], buffers: [SampleBuffer], profile: ActuatorProfile,
+        duration: Double, transientFrames: Int, sampleRate: Double
+    ) {
+        self.events = UnsafeBufferPointer(Self.copy(events))
+        self.controls = UnsafeBufferPointer(Self.copy(controls))
+        self.buffers = UnsafeBufferPointer(
+            Self.copy(buffers.map { BufferView(samples: $0.samples, frameCount: $0.frameCount, channelCount: $0.channelCount) }))
+        self.profile = VoiceProfile(profile)
+        self.duration = duration
+        self.transientFrames = transientFrames
+        lanesUsed = controls.reduce(0) { $0 | 1 << $1.lane.rawValue }
+    }
+
+    /// Frees the storage `init` allocated (the owning `CompiledPattern`'s `deinit`).
+    func deallocate() {
+        UnsafeMutableBufferPointer(mutating: events).deallocate()
+        UnsafeMutableBufferPointer(mutating: controls).deallocate()
+        UnsafeMutableBufferPointer(mutating: buffers).deallocate()
+    }
+
+    private static func copy<Element: BitwiseCopyable>(_ array: [Element]) -> UnsafeMutableBufferPointer<Element> {
+        let storage = UnsafeMutableBufferPointer<Element>.allocate(capacity: max(array.count, 1))
+        _ = storage.initialize(from: array)
+        return UnsafeMutableBufferPointer(rebasing: storage[0..<array.count])
+    }
+}
+
+/// The samples of a `SampleBuffer` (kept alive by the pattern that holds the buffer).
+struct BufferView: BitwiseCopyable {
+    /// Interleaved samples, `frameCount × channelCount` values.
+    let samples: UnsafeBufferPointer<Float>
+    let frameCount: Int
+    /// 1 or 2.
+    let channelCount: Int
+}
+
+/// The values of an `ActuatorProfile` a voice needs (the profile itself holds a `String`, whose copies
+/// retain).
+struct VoiceProfile: BitwiseCopyable {
+    let lowFrequency: Double
+    let highFrequency: Double
+    let law: IntensityLaw
+    let gain: Double
+
+    init(_ profile: ActuatorProfile) {
+        lowFrequency = profile.lowFrequency
+        highFrequency = profile.highFrequency
+        law = profile.law
+        gain = profile.gain
+    }
+
+    /// Drive frequency in Hz for sharpness `s` (clamped to 0…1), as `ActuatorProfile.frequency(sharpness:)`.
+    func frequency(sharpness s: Double) -> Double {
+        lowFrequency + min(max(s, 0), 1) * (highFrequency - lowFrequency)
+    }
+}
