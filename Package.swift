@@ -48,7 +48,7 @@ let package = Package(
         // Command-line commands and the in-house argument parser (a library so tests can drive it).
         .target(
             name: "ThrumCommandLine",
-            dependencies: ["Thrum", "ThrumModel", "AHAPCodec", "RenderCore", "AudioResources", "ALSAOutput"],
+            dependencies: ["Thrum", "ThrumModel", "AHAPCodec", "RenderCore", "AudioAnalysis", "AudioResources", "ALSAOutput"],
             swiftSettings: strict),
         .executableTarget(name: "ThrumCLI", dependencies: ["ThrumCommandLine"], swiftSettings: strict),
 
@@ -87,7 +87,8 @@ let package = Package(
         // malloc/free, so only thrum-bench links it, never a test binary.
         .target(name: "CMallocCounter", path: "Tools/bench/CMallocCounter"),
         .executableTarget(
-            name: "thrum-bench", dependencies: ["Thrum", "RenderCore", "AudioResources", "ALSAOutput", "CMallocCounter"],
+            name: "thrum-bench",
+            dependencies: ["Thrum", "RenderCore", "AudioAnalysis", "AudioResources", "ALSAOutput", "CMallocCounter"],
             path: "Tools/bench/Sources", swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -21,7 +21,7 @@ public struct AnalysisSettings: Sendable, Equatable {
     public var onsetSensitivity: Double
     /// Shortest time between two onsets in seconds (0.01…2).
     public var minimumOnsetInterval: Double
-    /// Most breakpoints per second of sound in each envelope (1…500).
+    /// Most breakpoints per second of sound in each envelope (1…500); every envelope may have 16.
     public var breakpointsPerSecond: Double
     /// Largest difference, on the 0…1 intensity and sharpness scales, between an envelope and its
     /// breakpoints (0.001…0.5);

@@ -1,12 +1,12 @@
-/// Offline analysis of a whole sound into a ``HapticAnalysis``: runs the streaming detector over it,
-/// then normalises the level, maps it to intensity, reduces both envelopes to breakpoints and places
-/// a transient at each onset.
+/// Offline analysis of a whole sound into a ``HapticAnalysis``: runs the streaming detector over it (and
+/// over silence after it, until the envelope's release has fallen silent), then normalises the level,
+/// maps it to intensity, reduces both envelopes to breakpoints and places a transient at each onset.
 /// - Important: Thread safety: any thread (pure; each call has its own detector). Real-time safe: no.
 public enum AudioAnalyzer {
     /// How long after an onset the transient's intensity is looked for, in seconds.
     static let transientWindow = 0.03
-    /// How long after an onset the transient's sharpness is read, in seconds.
-    static let transientSharpnessDelay = 0.01
+    /// Breakpoints every envelope may have, however short the sound (one Core Haptics curve's worth).
+    public static let minimumBudget = 16
 
     /// Analyses interleaved float samples.
     /// - Parameters:
@@ -34,23 +34,40 @@ public enum AudioAnalyzer {
                 if let onset = tick.onset { onsets.append(onset) }
             }
         }
-        let duration = Double(frames) / sampleRate
         let peak = levels.max() ?? 0
         let map = LevelMap(settings: settings, reference: settings.normalize ? peak : 1)
+        // The release after the sound: silence until the envelope maps to 0 (or hold + 10 × release).
+        let zeros = [Float](repeating: 0, count: detector.tickFrames)
+        let tailLimit = frames + Int(((settings.hold + 10 * settings.release) * sampleRate).rounded())
+        var fed = frames
+        while fed < tailLimit && (map.intensity(levels[levels.count - 1]) > 0 || fed % detector.tickFrames != 0) {
+            let count = detector.tickFrames - fed % detector.tickFrames
+            zeros.withUnsafeBufferPointer { zero in
+                detector.process(interleaved: zero.baseAddress!, channels: 1, frameCount: count) { tick in
+                    levels.append(tick.level)
+                    sharpness.append(tick.sharpness)
+                }
+            }
+            fed += count
+        }
+        // Ticks end on multiples of tickFrames, and `fed` is one: the last tick ends at `duration`.
+        let duration = Double(fed) / sampleRate
         let intensity = levels.map(map.intensity)
+        // Before the first spectrum window there is no measurement: take the first one.
+        let measured = (detector.spectrumHop + detector.tickFrames - 1) / detector.tickFrames
+        if measured < sharpness.count {
+            for i in 0..<measured { sharpness[i] = sharpness[measured] }
+        }
         holdSharpnessThroughSilence(&sharpness, intensity: intensity)
 
-        let maxPoints = Int((settings.breakpointsPerSecond * duration).rounded(.up)) + 2
+        let maxPoints = max(Int((settings.breakpointsPerSecond * duration).rounded(.up)) + 2, minimumBudget)
         let tolerance = Float(settings.tolerance)
-        var (intensityPoints, intensityTolerance) = BreakpointReducer.reduce(
-            intensity, start: 0, step: tickSeconds, tolerance: tolerance, maxPoints: maxPoints)
-        var (sharpnessPoints, sharpnessTolerance) = BreakpointReducer.reduce(
-            sharpness, start: 0, step: tickSeconds, tolerance: tolerance, maxPoints: maxPoints)
-        extend(&intensityPoints, to: duration, tick: tickSeconds)
-        extend(&sharpnessPoints, to: duration, tick: tickSeconds)
+        let (intensityPoints, intensityTolerance) = BreakpointReducer.reduce(
+            intensity, start: 0, step: duration / Double(max(levels.count - 1, 1)), tolerance: tolerance, maxPoints: maxPoints)
+        let (sharpnessPoints, sharpnessTolerance) = BreakpointReducer.reduce(
+            sharpness, start: 0, step: duration / Double(max(levels.count - 1, 1)), tolerance: tolerance, maxPoints: maxPoints)
 
         let windowTicks = Int((transientWindow / tickSeconds).rounded())
-        let delayTicks = Int((transientSharpnessDelay / tickSeconds).rounded())
         var transients: [HapticAnalysis.Transient] = []
         for onset in onsets {
             let first = min(onset.frame / detector.tickFrames, intensity.count - 1)
@@ -59,8 +76,7 @@ public enum AudioAnalyzer {
             guard strongest > 0 else { continue }
             transients.append(
                 HapticAnalysis.Transient(
-                    time: Double(onset.frame) / sampleRate, intensity: strongest,
-                    sharpness: sharpness[min(first + delayTicks, sharpness.count - 1)]))
+                    time: Double(onset.frame) / sampleRate, intensity: strongest, sharpness: onset.sharpness))
         }
         return HapticAnalysis(
             duration: duration, intensity: intensityPoints, sharpness: sharpnessPoints, transients: transients,
@@ -74,17 +90,6 @@ public enum AudioAnalyzer {
         var held = sharpness[firstHeard]
         for i in sharpness.indices {
             if intensity[i] > 0 { held = sharpness[i] } else { sharpness[i] = held }
-        }
-    }
-
-    /// Makes the envelope end at `duration`: the ticks stop up to one tick short of it (a partial last
-    /// tick), so the last point moves there when it is closer than a tick, else one more point holds it.
-    static func extend(_ points: inout [Breakpoint], to duration: Double, tick: Double) {
-        guard let last = points.last, last.time < duration else { return }
-        if points.count > 1 && duration - last.time < tick {
-            points[points.count - 1].time = duration
-        } else {
-            points.append(Breakpoint(time: duration, value: last.value))
         }
     }
 }

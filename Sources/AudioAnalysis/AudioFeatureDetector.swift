@@ -21,6 +21,8 @@ public struct DetectorTick: Sendable, Equatable {
 struct DetectorCore {
     /// Frames per control tick: the sample rate ÷ 2000, rounded (0.5 ms), at least 1.
     let tickFrames: Int
+    /// Frames between sharpness measurements (the first is made after this many frames).
+    var spectrumHop: Int { spectrum.hop }
     private var level: LevelFollower
     private var onsets: OnsetDetector
     private var spectrum: SpectrumTracker
@@ -71,6 +73,8 @@ public final class AudioFeatureDetector {
     public let sampleRate: Double
     /// Frames per control tick.
     public var tickFrames: Int { core.tickFrames }
+    /// Frames between sharpness measurements (half the spectrum window); the first comes after this many.
+    public var spectrumHop: Int { core.spectrumHop }
     /// Frames processed so far.
     public var frame: Int { core.frame }
     private var core: DetectorCore

@@ -12,7 +12,7 @@ public struct HapticAnalysis: Sendable, Equatable {
         public var time: Double
         /// Intensity 0…1: the intensity envelope's peak in the 30 ms after the onset.
         public var intensity: Float
-        /// Sharpness 0…1: the sharpness envelope 10 ms after the onset (the hit's spectrum).
+        /// Sharpness 0…1: which of the detector's bands rose at the onset (see `DetectedOnset.sharpness`).
         public var sharpness: Float
 
         /// Creates a transient.
@@ -23,7 +23,7 @@ public struct HapticAnalysis: Sendable, Equatable {
         }
     }
 
-    /// Length of the sound in seconds.
+    /// Length in seconds: the sound's, plus the envelope's release after it until it falls silent.
     public var duration: Double
     /// Intensity 0…1 over time. Starts at time 0 and ends at `duration`.
     public var intensity: [Breakpoint]

@@ -18,7 +18,8 @@ struct SharpnessScale {
 /// Sharpness from the spectrum: every hop (half a window), the magnitude-weighted spectral centroid of
 /// the last window of sound (Hann, the power of two nearest above 20 ms) between 20 Hz and 16 kHz, on
 /// the settings' sharpness scale. Windows quieter than −70 dBFS keep the previous value. Between hops
-/// the value glides towards the latest one with a 20 ms time constant (one step per control tick).
+/// the value glides towards the latest one with a 20 ms time constant (one step per control tick); the
+/// first window with sound sets it at once.
 ///
 /// A plain struct of pointers so the render thread holds it without reference counting: the owner
 /// calls `deallocate()` once.
@@ -44,6 +45,7 @@ struct SpectrumTracker {
     private var write = 0
     private var sinceHop = 0
     private var target = SpectrumTracker.initialSharpness
+    private var heard = false
     private(set) var sharpness = SpectrumTracker.initialSharpness
 
     /// - Parameters:
@@ -121,5 +123,9 @@ struct SpectrumTracker {
         }
         guard energy > silentEnergy, total > 0 else { return }
         target = scale.sharpness(frequency: moment / total * binHz)
+        if !heard {
+            heard = true
+            sharpness = target
+        }
     }
 }

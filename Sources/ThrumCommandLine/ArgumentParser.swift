@@ -5,13 +5,16 @@ import ThrumModel
 /// option by a name that does not exist is a compile error. The raw value is the long name.
 enum ValueOption: String, Sendable {
     case channels, device, duration, format, loops, output, period, periods, profile, rate, resources, seek, width
+    case attack, band, gain, hold, preset, release, sensitivity, settings, tolerance
+    case breakpointsPerSecond = "breakpoints-per-second"
     case loopEnd = "loop-end"
     case sampleRate = "sample-rate"
 }
 
 /// The options without a value (`--json`); the raw value is the long name.
 enum FlagOption: String, Sendable {
-    case help, json, loop, strict, watch
+    case help, json, loop, split, strict, watch
+    case noNormalize = "no-normalize"
     case allowAnyPath = "allow-any-path"
 }
 

@@ -10,7 +10,9 @@ struct Subcommand: Sendable {
 
 /// The `thrum` command line: parses arguments and runs a subcommand.
 public enum ThrumCommandLine {
-    static let commands: [Subcommand] = [playCommand, renderCommand, plotCommand, checkCommand, infoCommand, listCommand, devicesCommand]
+    static let commands: [Subcommand] = [
+        playCommand, renderCommand, plotCommand, checkCommand, infoCommand, analyzeCommand, listCommand, devicesCommand,
+    ]
 
     static var overview: String {
         let width = (commands.map(\.spec.name.count).max() ?? 0) + 2

@@ -11,6 +11,7 @@ let usage = """
       latency [--runs N]      start to first frame, live on ALSA `pulse`
       rss                     peak RSS playing a 5 s pattern
       xruns [--no-load]       period/xrun matrix vs aplay on `pulse`
+      analysis [--runs N]     audio-to-haptics analysis speed on 60 s of 48 kHz stereo vs sox stats
       all [--no-load] [--runs N]  everything above, as a markdown table
       soak-offline [--hours H]   H hours (default 1) of looped playback offline: drift and memory
       soak-live [--minutes M]    M minutes (default 10) live on `pulse` with the other core busy: xruns
@@ -28,7 +29,7 @@ func runAll() -> Int32 {
     let runs = intOption("--runs", default: 1)
     let steps: [[String]] = [
         ["throughput", "--runs", "\(runs)"], ["voices"], ["alloc"], ["latency"], ["rss"],
-        noLoad ? ["xruns", "--no-load"] : ["xruns"],
+        noLoad ? ["xruns", "--no-load"] : ["xruns"], ["analysis", "--runs", "\(max(runs, 3))"],
     ]
     var rows: [String] = []
     var notes: [String] = []
@@ -82,6 +83,7 @@ do {
     case "sanity": exit(benchSanity())
     case "latency": try benchLatency(runs: intOption("--runs", default: 10))
     case "rss": try benchRSS()
+    case "analysis": try benchAnalysis(runs: intOption("--runs", default: 3))
     case "xruns": try benchXruns(loads: CommandLine.arguments.contains("--no-load") ? [false] : [false, true])
     case "all": exit(runAll())
     case "soak-offline": exit(try soakOffline(hours: Double(intOption("--hours", default: 1))))

@@ -1,0 +1,89 @@
+import AHAPCodec
+import AudioAnalysis
+import Foundation
+import ThrumModel
+
+/// Reads analysis settings from a small JSON file: an object whose keys are `preset` (a preset's name)
+/// and the settings' field names (`attack`, `release`, `onsetSensitivity`, `normalize`, …), any subset;
+/// the rest come from the preset (default `general`).
+///
+/// Every problem is one line naming the file and the line:column, exit 65 (a missing file: 66).
+enum AnalysisSettingsFile {
+    /// The numeric fields, by their key.
+    static var numbers: [(key: String, path: WritableKeyPath<AnalysisSettings, Double>)] {
+        [
+        ("bandLow", \.bandLow), ("bandHigh", \.bandHigh), ("attack", \.attack), ("hold", \.hold),
+        ("release", \.release), ("onsetSensitivity", \.onsetSensitivity),
+        ("minimumOnsetInterval", \.minimumOnsetInterval), ("breakpointsPerSecond", \.breakpointsPerSecond),
+        ("tolerance", \.tolerance), ("gain", \.gain), ("floor", \.floor), ("sharpnessLow", \.sharpnessLow),
+        ("sharpnessHigh", \.sharpnessHigh),
+        ]
+    }
+
+    static var keys: [String] { ["preset", "normalize"] + numbers.map(\.key) }
+
+    /// The preset called `name`, or a usage error listing the presets.
+    static func preset(named name: String) throws(UsageError) -> AnalysisSettings {
+        guard let found = AnalysisSettings.presets.first(where: { $0.name == name.lowercased() }) else {
+            throw UsageError(message: "--preset takes \(presetList), not '\(name)'")
+        }
+        return found.settings
+    }
+
+    static var presetList: String {
+        let names = AnalysisSettings.presets.map(\.name)
+        return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+    }
+
+    /// The settings in the file at `path`, starting from `base`, or from the preset the file names when
+    /// `presetGiven` is false (a --preset option wins over the file's).
+    /// - Returns: the settings and the preset the file named, if any.
+    static func read(_ path: String, base: AnalysisSettings, presetGiven: Bool) throws -> (AnalysisSettings, preset: String?) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure(.noInput, "cannot open settings file '\(path)': no such file (check the path)")
+        }
+        let parsed = JSONReader.parse(data)
+        if let error = parsed.error { throw CommandFailure(.dataError, "\(path):\(error.position): \(error.message)") }
+        guard let root = parsed.root, case .object(let members) = root.value else {
+            throw CommandFailure(.dataError, "\(path): the settings must be a JSON object, e.g. {\"release\": 0.05}")
+        }
+        func failure(_ member: JSONMember, _ message: String) -> CommandFailure {
+            let place = member.keyPosition.map { ":\($0)" } ?? ""
+            return CommandFailure(.dataError, "\(path)\(place): \(member.key) \(message)")
+        }
+        var settings = base
+        var preset: String?
+        if let named = members.last(where: { $0.key == "preset" }) {
+            guard case .string(let name) = named.value.value else { throw failure(named, "must be a string") }
+            do {
+                let named = try Self.preset(named: name)
+                if !presetGiven { settings = named }
+            } catch {
+                throw failure(named, "must be \(presetList), not '\(name)'")
+            }
+            preset = name.lowercased()
+        }
+        for member in members where member.key != "preset" {
+            if member.key == "normalize" {
+                guard case .bool(let flag) = member.value.value else { throw failure(member, "must be true or false") }
+                settings.normalize = flag
+            } else if let field = numbers.first(where: { $0.key == member.key }) {
+                guard case .number(let number, _) = member.value.value else {
+                    throw failure(member, "must be a number, not \(member.value.typeDescription)")
+                }
+                settings[keyPath: field.path] = number
+            } else {
+                let guess = Suggestions.closest(to: member.key, in: keys)
+                throw failure(member, "is not a setting" + (guess.map { "; did you mean '\($0)'?" } ?? "; the keys are \(keys.joined(separator: ", "))"))
+            }
+        }
+        do {
+            try settings.validate()
+        } catch {
+            // A value out of range: point at it when the file set it (else the preset's value clashes with one that did).
+            let place = members.last(where: { $0.key == error.field })?.keyPosition.map { ":\($0)" } ?? ""
+            throw CommandFailure(.dataError, "\(path)\(place): \(error)")
+        }
+        return (settings, preset)
+    }
+}

@@ -1,0 +1,147 @@
+import AHAPCodec
+import AudioAnalysis
+import AudioResources
+import Foundation
+
+/// Longest sound `thrum analyze` reads, and the file and memory limits that go with it.
+let analysisLimits = AudioResourceLimits(
+    maxFileBytes: 2_000_000_000, maxDurationSeconds: 1800, maxTotalDecodedBytes: 1800 * 384_000 * 2 * 4)
+
+/// Which option sets each settings field, for messages about values out of range.
+private let optionOfField: [String: ValueOption] = [
+    "breakpointsPerSecond": .breakpointsPerSecond, "tolerance": .tolerance, "attack": .attack, "hold": .hold,
+    "release": .release, "onsetSensitivity": .sensitivity, "gain": .gain, "bandLow": .band, "bandHigh": .band,
+]
+
+let analyzeCommand = Subcommand(
+    spec: CommandSpec(
+        name: "analyze",
+        summary: "Turn a sound into haptics: intensity and sharpness envelopes with transients at its onsets.",
+        positionalUsage: "SOUND", minPositionals: 1, maxPositionals: 1,
+        options: [
+            .value(.output, short: "o", placeholder: "FILE", help: "the pattern to write (.ahap)"),
+            .value(.preset, placeholder: "NAME", help: "general (default), ui, impacts, footsteps or music"),
+            .value(.settings, placeholder: "FILE", help: "settings as JSON, e.g. {\"preset\": \"music\", \"release\": 0.1}"),
+            .value(.breakpointsPerSecond, placeholder: "N", help: "most breakpoints per second in each envelope (1…500)"),
+            .value(.tolerance, placeholder: "X", help: "largest error of the breakpoints on the 0…1 scale (0.001…0.5)"),
+            .value(.attack, placeholder: "S", help: "envelope attack time constant in seconds (0…0.1)"),
+            .value(.hold, placeholder: "S", help: "how long the envelope holds a peak, in seconds (0…0.2)"),
+            .value(.release, placeholder: "S", help: "envelope release time constant in seconds (0.001…2)"),
+            .value(.sensitivity, placeholder: "X", help: "onset sensitivity 0…1 (0: no transients)"),
+            .value(.gain, placeholder: "DB", help: "gain in dB after normalising (−40…40)"),
+            .value(.band, placeholder: "LOW-HIGH", help: "the band the envelope follows, in Hz (e.g. 20-250)"),
+            .flag(.noNormalize, help: "a full-scale sine maps to intensity 1 (default: the loudest moment does)"),
+            .flag(.split, help: "write the transients to a second file, FILE.transients.ahap, for a second player"),
+        ],
+        details: """
+            SOUND is any file libsndfile reads (WAV, AIFF, FLAC, Ogg, CAF, …), up to 30 minutes.
+            Settings come from the options, then the settings file, then the preset.
+            Settings file keys: preset, bandLow, bandHigh, attack, hold, release, onsetSensitivity,
+            minimumOnsetInterval, breakpointsPerSecond, tolerance, gain, normalize, floor, sharpnessLow,
+            sharpnessHigh (see README, "From sound to haptics").
+            Exit status: 0 ok, 64 usage, 65 unreadable sound or bad settings, 66 missing file, 74 cannot write.
+            """),
+    run: { arguments, console in
+        let input = arguments.positionals[0]
+        guard let output = arguments.value(.output) else {
+            throw UsageError(message: "'thrum analyze' needs -o FILE (the .ahap file to write)")
+        }
+        guard URL(fileURLWithPath: output).pathExtension.lowercased() == "ahap" else {
+            throw UsageError(message: "-o: thrum analyze writes .ahap files, not '\(output)'")
+        }
+        let split = arguments.flag(.split)
+        let transientsPath = (output as NSString).deletingPathExtension + ".transients.ahap"
+        let (settings, settingsName) = try analysisSettings(arguments)
+        let audio = try loadSound(input)
+
+        let analysis = audio.withUnsafeSamples {
+            AudioAnalyzer.analyze(samples: $0, channels: audio.channelCount, sampleRate: audio.sampleRate, settings: settings)
+        }
+        let built = AnalysisPattern(
+            analysis, source: URL(fileURLWithPath: input).lastPathComponent, settingsName: settingsName, split: split)
+        for warning in built.warnings { console.error("thrum analyze: warning: \(warning)") }
+        try writeText(AHAPEncoder.encode(built.pattern), to: output)
+        if let transients = built.transients { try writeText(AHAPEncoder.encode(transients), to: transientsPath) }
+        let raised = analysis.toleranceUsed > Float(settings.tolerance) ? String(format: ", raised to %.3g", analysis.toleranceUsed) : ""
+        console.print(
+            "wrote \(output)\(built.transients == nil ? "" : " and \(transientsPath)"): "
+                + String(format: "%.3f s", analysis.duration) + ", \(analysis.intensity.count) intensity and "
+                + "\(analysis.sharpness.count) sharpness breakpoints (tolerance \(settings.tolerance)\(raised)), "
+                + "\(analysis.transients.count) transients; loudest "
+                + (analysis.peakLevel > 0 ? String(format: "%.1f dBFS", 20 * log10(Double(analysis.peakLevel))) : "silent"))
+        return .ok
+    })
+
+/// The settings from --preset, --settings and the value options (options win over the file, the file over
+/// the preset), validated; and a short name for the metadata ("music", "general with options").
+func analysisSettings(_ arguments: ParsedArguments) throws -> (AnalysisSettings, String) {
+    var name = arguments.value(.preset)?.lowercased()
+    var settings = AnalysisSettings.general
+    if let name { settings = try AnalysisSettingsFile.preset(named: name) }
+    if let file = arguments.value(.settings) {
+        let (read, preset) = try AnalysisSettingsFile.read(file, base: settings, presetGiven: name != nil)
+        settings = read
+        name = name ?? preset
+    }
+    func number(_ option: ValueOption) throws(UsageError) -> Double? {
+        try arguments.double(option, in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
+    }
+    var changed = false
+    for (option, path) in [
+        (ValueOption.breakpointsPerSecond, \AnalysisSettings.breakpointsPerSecond), (.tolerance, \.tolerance),
+        (.attack, \.attack), (.hold, \.hold), (.release, \.release), (.sensitivity, \.onsetSensitivity), (.gain, \.gain),
+    ] {
+        if let value = try number(option) {
+            settings[keyPath: path] = value
+            changed = true
+        }
+    }
+    if let band = arguments.value(.band) {
+        let parts = band.split(separator: "-", omittingEmptySubsequences: false).map { Double($0) }
+        guard parts.count == 2, let low = parts[0], let high = parts[1] else {
+            throw UsageError(message: "--band takes LOW-HIGH in Hz, e.g. 20-250, not '\(band)'")
+        }
+        settings.bandLow = low
+        settings.bandHigh = high
+        changed = true
+    }
+    if arguments.flag(.noNormalize) {
+        settings.normalize = false
+        changed = true
+    }
+    do {
+        try settings.validate()
+    } catch {
+        let option = optionOfField[error.field].map { "--\($0.rawValue): " } ?? ""
+        throw UsageError(message: option + error.description)
+    }
+    return (settings, (name ?? "general") + (changed ? " with options" : ""))
+}
+
+/// Decodes the sound at its own sample rate; problems become one-line failures (66 missing, 65 otherwise).
+func loadSound(_ path: String) throws -> DecodedAudio {
+    do {
+        let info = try AudioFileInfo.probe(path)
+        return try AudioFileLoader.load(path: path, targetSampleRate: Double(info.sampleRate), limits: analysisLimits)
+    } catch {
+        switch error {
+        case .missing:
+            throw CommandFailure(.noInput, "cannot open '\(path)': no such file (check the path)")
+        case .unreadable(_, let reason):
+            throw CommandFailure(.dataError, "'\(path)' cannot be read as audio: \(reason) (re-export it as WAV, AIFF, FLAC or Ogg Vorbis)")
+        case .fileTooLarge, .tooLong, .budgetExceeded:
+            throw CommandFailure(.dataError, "'\(path)' is too long: thrum analyze reads up to 30 minutes (cut it into parts)")
+        default:
+            throw CommandFailure(.dataError, "'\(path)': \(error)")
+        }
+    }
+}
+
+/// Writes `text` through a temporary file beside `path` and a rename, so a failure leaves nothing behind.
+func writeText(_ text: String, to path: String) throws {
+    do {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    } catch {
+        throw CommandFailure(.ioError, "cannot write '\(path)': \(error.localizedDescription) (check that the folder exists and is writable)")
+    }
+}
