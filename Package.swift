@@ -48,7 +48,10 @@ let package = Package(
         // Command-line commands and the in-house argument parser (a library so tests can drive it).
         .target(
             name: "ThrumCommandLine",
-            dependencies: ["Thrum", "ThrumModel", "AHAPCodec", "RenderCore", "AudioAnalysis", "AudioResources", "ALSAOutput"],
+            dependencies: [
+                "Thrum", "ThrumModel", "AHAPCodec", "RenderCore", "AudioAnalysis", "AudioResources", "ALSAOutput",
+                "HapticFormats",
+            ],
             swiftSettings: strict),
         .executableTarget(name: "ThrumCLI", dependencies: ["ThrumCommandLine"], swiftSettings: strict),
 

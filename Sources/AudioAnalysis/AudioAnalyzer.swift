@@ -1,6 +1,7 @@
 /// Offline analysis of a whole sound into a ``HapticAnalysis``: runs the streaming detector over it (and
 /// over silence after it, until the envelope's release has fallen silent), then normalises the level,
-/// maps it to intensity, reduces both envelopes to breakpoints and places a transient at each onset.
+/// maps it to intensity or amplitude, reduces both envelopes to breakpoints and places a transient at each
+/// onset.
 /// - Important: Thread safety: any thread (pure; each call has its own detector). Real-time safe: no.
 public enum AudioAnalyzer {
     /// How long after an onset the transient's intensity is looked for, in seconds.
@@ -14,8 +15,10 @@ public enum AudioAnalyzer {
     ///   - channels: channels per frame (≥ 1; they are averaged).
     ///   - sampleRate: in Hz (> 0).
     ///   - settings: validated settings.
+    ///   - scale: the scale the level envelope is reduced in (the one the output format interpolates).
     public static func analyze(
-        samples: UnsafeBufferPointer<Float>, channels: Int, sampleRate: Double, settings: AnalysisSettings
+        samples: UnsafeBufferPointer<Float>, channels: Int, sampleRate: Double, settings: AnalysisSettings,
+        scale: EnvelopeScale = .intensity
     ) -> HapticAnalysis {
         precondition(channels >= 1 && sampleRate > 0, "AudioAnalyzer: channels ≥ 1 and a positive sample rate")
         let frames = samples.count / channels
@@ -62,8 +65,9 @@ public enum AudioAnalyzer {
 
         let maxPoints = max(Int((settings.breakpointsPerSecond * duration).rounded(.up)) + 2, minimumBudget)
         let tolerance = Float(settings.tolerance)
-        let (intensityPoints, intensityTolerance) = BreakpointReducer.reduce(
-            intensity, start: 0, step: duration / Double(max(levels.count - 1, 1)), tolerance: tolerance, maxPoints: maxPoints)
+        let levelValues = scale == .intensity ? intensity : levels.map(map.amplitude)
+        let (envelopePoints, envelopeTolerance) = BreakpointReducer.reduce(
+            levelValues, start: 0, step: duration / Double(max(levels.count - 1, 1)), tolerance: tolerance, maxPoints: maxPoints)
         let (sharpnessPoints, sharpnessTolerance) = BreakpointReducer.reduce(
             sharpness, start: 0, step: duration / Double(max(levels.count - 1, 1)), tolerance: tolerance, maxPoints: maxPoints)
 
@@ -79,8 +83,8 @@ public enum AudioAnalyzer {
                     time: Double(onset.frame) / sampleRate, intensity: strongest, sharpness: onset.sharpness))
         }
         return HapticAnalysis(
-            duration: duration, intensity: intensityPoints, sharpness: sharpnessPoints, transients: transients,
-            peakLevel: peak, toleranceUsed: max(intensityTolerance, sharpnessTolerance))
+            duration: duration, scale: scale, envelope: envelopePoints, sharpness: sharpnessPoints,
+            transients: transients, peakLevel: peak, toleranceUsed: max(envelopeTolerance, sharpnessTolerance))
     }
 
     /// Where the intensity is 0 the sharpness means nothing: hold the last value heard (the first value

@@ -1,9 +1,15 @@
-/// Sound analysed into haptics: an intensity envelope, a sharpness envelope and transients, ready to be
-/// written as AHAP or `.haptic`.
-///
-/// Intensity is Core Haptics' perceptual scale: the drive amplitude A (proportional to the band's RMS
-/// level) is I² under the default square law, so I = √A. Envelopes are reduced to breakpoints in this
-/// scale, where equal steps feel about equal.
+/// The scale an envelope's breakpoints are reduced in: the one the output format interpolates linearly,
+/// so its straight lines stay within the tolerance of the analysed envelope.
+public enum EnvelopeScale: Sendable, Equatable {
+    /// Core Haptics' intensity I (AHAP curves): the drive amplitude A is I² under the default square law,
+    /// so I = √A; equal steps feel about equal.
+    case intensity
+    /// The drive amplitude A itself (`.haptic` amplitude envelopes).
+    case amplitude
+}
+
+/// Sound analysed into haptics: a level envelope, a sharpness envelope and transients, ready to be
+/// written as AHAP or `.haptic`. The drive amplitude follows the band's RMS level.
 /// - Important: Thread safety: any thread (a value).
 public struct HapticAnalysis: Sendable, Equatable {
     /// A short, strong event at an onset.
@@ -25,8 +31,10 @@ public struct HapticAnalysis: Sendable, Equatable {
 
     /// Length in seconds: the sound's, plus the envelope's release after it until it falls silent.
     public var duration: Double
-    /// Intensity 0…1 over time. Starts at time 0 and ends at `duration`.
-    public var intensity: [Breakpoint]
+    /// The scale of `envelope`'s values.
+    public var scale: EnvelopeScale
+    /// Intensity or drive amplitude (see `scale`), 0…1 over time. Starts at time 0 and ends at `duration`.
+    public var envelope: [Breakpoint]
     /// Sharpness 0…1 over time (spectral centroid on the settings' logarithmic scale). Starts at time 0
     /// and ends at `duration`.
     public var sharpness: [Breakpoint]
@@ -39,19 +47,30 @@ public struct HapticAnalysis: Sendable, Equatable {
 
     /// Creates an analysis.
     public init(
-        duration: Double, intensity: [Breakpoint], sharpness: [Breakpoint], transients: [Transient],
-        peakLevel: Float, toleranceUsed: Float
+        duration: Double, scale: EnvelopeScale, envelope: [Breakpoint], sharpness: [Breakpoint],
+        transients: [Transient], peakLevel: Float, toleranceUsed: Float
     ) {
         self.duration = duration
-        self.intensity = intensity
+        self.scale = scale
+        self.envelope = envelope
         self.sharpness = sharpness
         self.transients = transients
         self.peakLevel = peakLevel
         self.toleranceUsed = toleranceUsed
     }
 
-    /// The intensity envelope's value at `time` (linear between breakpoints, held outside them).
-    public func intensity(at time: Double) -> Float { Self.value(of: intensity, at: time) }
+    /// The intensity at `time`: the envelope (linear between breakpoints in its scale, held outside
+    /// them), as intensity.
+    public func intensity(at time: Double) -> Float {
+        let value = Self.value(of: envelope, at: time)
+        return scale == .intensity ? value : value.squareRoot()
+    }
+
+    /// The drive amplitude at `time` (intensity², or the amplitude envelope itself).
+    public func amplitude(at time: Double) -> Float {
+        let value = Self.value(of: envelope, at: time)
+        return scale == .amplitude ? value : value * value
+    }
 
     /// The sharpness envelope's value at `time` (linear between breakpoints, held outside them).
     public func sharpness(at time: Double) -> Float { Self.value(of: sharpness, at: time) }

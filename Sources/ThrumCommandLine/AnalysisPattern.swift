@@ -30,15 +30,17 @@ struct AnalysisPattern {
     ///   at their analysed intensity, for a second player.
     /// Times are rounded to 0.1 ms and values to 0.001.
     /// - Parameters:
+    ///   - analysis: reduced in the intensity scale (AHAP curves interpolate intensity).
     ///   - source: the sound's file name, recorded in the metadata.
     init(_ analysis: HapticAnalysis, source: String, settingsName: String, split: Bool) {
+        precondition(analysis.scale == .intensity, "AnalysisPattern: AHAP curves need an intensity envelope")
         warnings = []
         let metadata = [
             MetadataEntry(key: "Source", value: source),
             MetadataEntry(key: "Generator", value: "thrum analyze (\(settingsName))"),
         ]
         var events = Self.continuousEvents(analysis, warnings: &warnings)
-        let intensity = split ? analysis.intensity : Self.lifted(analysis.intensity, under: analysis.transients)
+        let intensity = split ? analysis.envelope : Self.lifted(analysis.envelope, under: analysis.transients)
         var curves = Self.curves(.hapticIntensityControl, intensity)
         if curves.count > 1 { warnings.append(Self.chunkWarning("intensity", intensity.count, curves.count)) }
         let sharpness = Self.curves(.hapticSharpnessControl, analysis.sharpness)
@@ -105,7 +107,7 @@ struct AnalysisPattern {
         while analysis.duration - starts[starts.count - 1] > limit {
             let start = starts[starts.count - 1]
             // The quietest breakpoint in the last third of the allowed span (an envelope is lowest at one).
-            let window = analysis.intensity.filter { $0.time > start + limit * 2 / 3 && $0.time <= start + limit }
+            let window = analysis.envelope.filter { $0.time > start + limit * 2 / 3 && $0.time <= start + limit }
             let quietest = window.min { $0.value < $1.value }?.time ?? start + limit
             starts.append(time(quietest))
         }

@@ -2,6 +2,7 @@ import AHAPCodec
 import AudioAnalysis
 import AudioResources
 import Foundation
+import HapticFormats
 
 /// Longest sound `thrum analyze` reads, and the file and memory limits that go with it.
 let analysisLimits = AudioResourceLimits(
@@ -19,7 +20,7 @@ let analyzeCommand = Subcommand(
         summary: "Turn a sound into haptics: intensity and sharpness envelopes with transients at its onsets.",
         positionalUsage: "SOUND", minPositionals: 1, maxPositionals: 1,
         options: [
-            .value(.output, short: "o", placeholder: "FILE", help: "the pattern to write (.ahap)"),
+            .value(.output, short: "o", placeholder: "FILE", help: "the pattern to write: .ahap or .haptic"),
             .value(.preset, placeholder: "NAME", help: "general (default), ui, impacts, footsteps or music"),
             .value(.settings, placeholder: "FILE", help: "settings as JSON, e.g. {\"preset\": \"music\", \"release\": 0.1}"),
             .value(.breakpointsPerSecond, placeholder: "N", help: "most breakpoints per second in each envelope (1…500)"),
@@ -31,7 +32,7 @@ let analyzeCommand = Subcommand(
             .value(.gain, placeholder: "DB", help: "gain in dB after normalising (−40…40)"),
             .value(.band, placeholder: "LOW-HIGH", help: "the band the envelope follows, in Hz (e.g. 20-250)"),
             .flag(.noNormalize, help: "a full-scale sine maps to intensity 1 (default: the loudest moment does)"),
-            .flag(.split, help: "write the transients to a second file, FILE.transients.ahap, for a second player"),
+            .flag(.split, help: "AHAP: write the transients to a second file, FILE.transients.ahap, for a second player"),
         ],
         details: """
             SOUND is any file libsndfile reads (WAV, AIFF, FLAC, Ogg, CAF, …), up to 30 minutes.
@@ -44,30 +45,44 @@ let analyzeCommand = Subcommand(
     run: { arguments, console in
         let input = arguments.positionals[0]
         guard let output = arguments.value(.output) else {
-            throw UsageError(message: "'thrum analyze' needs -o FILE (the .ahap file to write)")
+            throw UsageError(message: "'thrum analyze' needs -o FILE (the .ahap or .haptic file to write)")
         }
-        guard URL(fileURLWithPath: output).pathExtension.lowercased() == "ahap" else {
-            throw UsageError(message: "-o: thrum analyze writes .ahap files, not '\(output)'")
+        let format = URL(fileURLWithPath: output).pathExtension.lowercased()
+        guard format == "ahap" || format == "haptic" else {
+            throw UsageError(message: "-o: thrum analyze writes .ahap or .haptic files, not '\(output)'")
         }
         let split = arguments.flag(.split)
-        let transientsPath = (output as NSString).deletingPathExtension + ".transients.ahap"
+        if split && format != "ahap" { throw UsageError(message: "--split applies to .ahap output only") }
         let (settings, settingsName) = try analysisSettings(arguments)
         let audio = try loadSound(input)
-
-        let analysis = audio.withUnsafeSamples {
-            AudioAnalyzer.analyze(samples: $0, channels: audio.channelCount, sampleRate: audio.sampleRate, settings: settings)
+        guard audio.frameCount > 0 else {
+            throw CommandFailure(.dataError, "'\(input)' holds no audio (0 frames): there is nothing to analyse")
         }
-        let built = AnalysisPattern(
-            analysis, source: URL(fileURLWithPath: input).lastPathComponent, settingsName: settingsName, split: split)
-        for warning in built.warnings { console.error("thrum analyze: warning: \(warning)") }
-        try writeText(AHAPEncoder.encode(built.pattern), to: output)
-        if let transients = built.transients { try writeText(AHAPEncoder.encode(transients), to: transientsPath) }
+
+        let scale: EnvelopeScale = format == "ahap" ? .intensity : .amplitude
+        let analysis = audio.withUnsafeSamples {
+            AudioAnalyzer.analyze(
+                samples: $0, channels: audio.channelCount, sampleRate: audio.sampleRate, settings: settings, scale: scale)
+        }
+        let source = URL(fileURLWithPath: input).lastPathComponent
+        var written = output
+        if format == "haptic" {
+            try writeText(HapticFileEncoder.encode(AnalysisHapticFile.file(analysis, source: source, settingsName: settingsName)), to: output)
+        } else {
+            let built = AnalysisPattern(analysis, source: source, settingsName: settingsName, split: split)
+            for warning in built.warnings { console.error("thrum analyze: warning: \(warning)") }
+            try writeText(AHAPEncoder.encode(built.pattern), to: output)
+            if let transients = built.transients {
+                let path = (output as NSString).deletingPathExtension + ".transients.ahap"
+                try writeText(AHAPEncoder.encode(transients), to: path)
+                written += " and \(path)"
+            }
+        }
         let raised = analysis.toleranceUsed > Float(settings.tolerance) ? String(format: ", raised to %.3g", analysis.toleranceUsed) : ""
         console.print(
-            "wrote \(output)\(built.transients == nil ? "" : " and \(transientsPath)"): "
-                + String(format: "%.3f s", analysis.duration) + ", \(analysis.intensity.count) intensity and "
-                + "\(analysis.sharpness.count) sharpness breakpoints (tolerance \(settings.tolerance)\(raised)), "
-                + "\(analysis.transients.count) transients; loudest "
+            "wrote \(written): " + String(format: "%.3f s", analysis.duration) + ", \(analysis.envelope.count) "
+                + (scale == .intensity ? "intensity" : "amplitude") + " and \(analysis.sharpness.count) sharpness breakpoints "
+                + "(tolerance \(settings.tolerance)\(raised)), \(analysis.transients.count) transients; loudest "
                 + (analysis.peakLevel > 0 ? String(format: "%.1f dBFS", 20 * log10(Double(analysis.peakLevel))) : "silent"))
         return .ok
     })

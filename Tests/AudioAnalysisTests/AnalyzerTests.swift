@@ -14,7 +14,7 @@ func analyze(_ sound: TestSound, settings: AnalysisSettings = .general) -> Hapti
 /// amplitude is the intensity squared (DECISIONS.md: A = I² by default).
 func envelopeSeries(_ analysis: HapticAnalysis, _ sound: TestSound) -> (found: [Double], known: [Double]) {
     let times = stride(from: 0.0, to: sound.duration, by: 0.001)
-    return (times.map { Double(analysis.intensity(at: $0) * analysis.intensity(at: $0)) }, times.map { sound.envelope(at: $0) })
+    return (times.map { Double(analysis.amplitude(at: $0)) }, times.map { sound.envelope(at: $0) })
 }
 
 final class AnalyzerTests: XCTestCase {
@@ -63,13 +63,14 @@ final class AnalyzerTests: XCTestCase {
             var settings = AnalysisSettings.general
             settings.breakpointsPerSecond = perSecond
             let analysis = analyze(sound, settings: settings)
-            for envelope in [analysis.intensity, analysis.sharpness] {
+            XCTAssertGreaterThanOrEqual(analysis.duration, sound.duration)
+            for envelope in [analysis.envelope, analysis.sharpness] {
                 XCTAssertEqual(envelope.first?.time, 0)
-                XCTAssertEqual(envelope.last?.time, sound.duration)
+                XCTAssertEqual(envelope.last!.time, analysis.duration, accuracy: 1e-9)
                 XCTAssertLessThanOrEqual(Double(envelope.count), perSecond * sound.duration + 3, "\(perSecond) per second")
                 XCTAssertEqual(envelope.map(\.time), envelope.map(\.time).sorted())
             }
-            XCTAssertEqual(analysis.intensity.map(\.value).max() ?? 0, 1, accuracy: analysis.toleranceUsed + 1e-6)
+            XCTAssertEqual(analysis.envelope.map(\.value).max() ?? 0, 1, accuracy: analysis.toleranceUsed + 1e-6)
         }
         var tight = AnalysisSettings.general
         tight.breakpointsPerSecond = 5
@@ -104,15 +105,48 @@ final class AnalyzerTests: XCTestCase {
         XCTAssertEqual(analysis.intensity(at: 0.9), 0)
     }
 
+    /// The release continues after the sound until the envelope falls silent: a sound that stops at full
+    /// level ends with a release tail of about hold + 6 × release, down to exactly 0.
+    func testTheReleaseOutlivesTheSound() {
+        let rate = 48_000.0
+        let samples = (0..<Int(rate / 2)).map { Float(0.8 * sin(2 * .pi * 200 * Double($0) / rate)) }
+        let analysis = analyze(TestSound(rate: rate, samples: samples, onsets: [0], envelope: nil))
+        let settings = AnalysisSettings.general
+        // Amplitude falls from 1 to the −50 dB floor at release τ: ln(316) ≈ 5.8 τ, after the hold.
+        XCTAssertEqual(analysis.duration, 0.5 + settings.hold + 5.8 * settings.release, accuracy: 0.02)
+        XCTAssertEqual(analysis.envelope.last?.value, 0)
+        XCTAssertGreaterThan(analysis.intensity(at: 0.5 + settings.hold + settings.release), 0.2)
+    }
+
+    /// Each scale keeps its own straight lines within the tolerance: the amplitude scale is what `.haptic`
+    /// interpolates, the intensity scale what AHAP curves interpolate.
+    func testBothScalesKeepTheTolerance() {
+        let sound = Signals.toneBursts(seconds: 6, attack: 0.05, release: 0.2)
+        var settings = AnalysisSettings.general
+        settings.breakpointsPerSecond = 500
+        let byIntensity = analyze(sound, settings: settings)
+        let byAmplitude = sound.samples.withUnsafeBufferPointer {
+            AudioAnalyzer.analyze(samples: $0, channels: 1, sampleRate: sound.rate, settings: settings, scale: .amplitude)
+        }
+        XCTAssertEqual(byIntensity.scale, .intensity)
+        XCTAssertEqual(byAmplitude.scale, .amplitude)
+        XCTAssertEqual(byAmplitude.transients, byIntensity.transients)
+        // Between the two, the amplitude differs by at most the two tolerances in amplitude terms
+        // (an intensity error e moves the amplitude by at most 2e).
+        for t in stride(from: 0.0, to: sound.duration, by: 0.001) {
+            XCTAssertEqual(byAmplitude.amplitude(at: t), byIntensity.amplitude(at: t), accuracy: 3 * Float(settings.tolerance), "at \(t) s")
+        }
+    }
+
     func testSilenceGivesAFlatZeroEnvelopeAndNoTransients() {
         let analysis = analyze(TestSound(rate: 48_000, samples: [Float](repeating: 0, count: 48_000), onsets: [], envelope: nil))
-        XCTAssertEqual(analysis.intensity.map(\.value), [0, 0])
+        XCTAssertEqual(analysis.envelope.map(\.value), [0, 0])
         XCTAssertEqual(analysis.sharpness.count, 2)
         XCTAssertEqual(analysis.transients, [])
         XCTAssertEqual(analysis.duration, 1)
         let empty = analyze(TestSound(rate: 48_000, samples: [], onsets: [], envelope: nil))
         XCTAssertEqual(empty.duration, 0)
-        XCTAssertEqual(empty.intensity.count, 1)
+        XCTAssertEqual(empty.envelope.count, 1)
     }
 
     func testBassIsDullAndHissIsSharp() {
