@@ -77,7 +77,11 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "ThrumCommandLineTests",
-            dependencies: ["ThrumCommandLine", "ThrumModel", "RenderCore", "AudioResources", "ThrumTestSupport"], exclude: ["Snapshots"],
+            dependencies: [
+                "ThrumCommandLine", "ThrumModel", "RenderCore", "AudioResources", "AHAPCodec", "HapticFormats",
+                "ThrumTestSupport",
+            ],
+            exclude: ["Snapshots"],
             swiftSettings: strict),
         .testTarget(
             name: "CoreHapticsExamplesTests", dependencies: ["Thrum", "ThrumTestSupport"], swiftSettings: strict),

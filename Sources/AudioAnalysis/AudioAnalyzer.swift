@@ -34,6 +34,8 @@ public enum AudioAnalyzer {
             detector.process(interleaved: base, channels: channels, frameCount: frames) { tick in
                 levels.append(tick.level)
                 sharpness.append(tick.sharpness)
+                // An onset's settled sharpness comes later (before or with the next onset's detection).
+                if let settled = tick.settledSharpness, !onsets.isEmpty { onsets[onsets.count - 1].sharpness = settled }
                 if let onset = tick.onset { onsets.append(onset) }
             }
         }

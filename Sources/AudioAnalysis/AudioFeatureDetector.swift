@@ -8,6 +8,11 @@ public struct DetectorTick: Sendable, Equatable {
     public var sharpness: Float
     /// An onset detected in this tick, if any.
     public var onset: DetectedOnset?
+    /// The last onset's settled sharpness, on the tick it becomes known: 15 ms after its detection (or at
+    /// the next detection, if sooner), from how much energy each band gained over its reference at the
+    /// detection, summed over those 15 ms.
+    /// More faithful than the onset's own sharpness for low sounds, whose first milliseconds are broadband.
+    public var settledSharpness: Float?
 }
 
 /// The detector's state as one plain value: level follower, onset detector and spectrum tracker, stepped
@@ -29,7 +34,8 @@ struct DetectorCore {
     private var untilTick: Int
     private(set) var frame = 0
     /// The last completed tick (valid after `step` returned true).
-    private(set) var tick = DetectorTick(frame: 0, level: 0, sharpness: SpectrumTracker.initialSharpness, onset: nil)
+    private(set) var tick = DetectorTick(
+        frame: 0, level: 0, sharpness: SpectrumTracker.initialSharpness, onset: nil, settledSharpness: nil)
 
     init(settings: AnalysisSettings, sampleRate: Double) {
         tickFrames = max(1, Int((sampleRate / 2000).rounded()))
@@ -55,7 +61,9 @@ struct DetectorCore {
         guard untilTick == 0 else { return false }
         untilTick = tickFrames
         let onset = onsets.tick(frame: frame)
-        tick = DetectorTick(frame: frame, level: Float(level.envelope), sharpness: spectrum.tick(), onset: onset)
+        tick = DetectorTick(
+            frame: frame, level: Float(level.envelope), sharpness: spectrum.tick(), onset: onset,
+            settledSharpness: onsets.settled)
         level.flushTinyState()
         onsets.flushTinyState()
         return true

@@ -18,7 +18,7 @@ public struct HapticAnalysis: Sendable, Equatable {
         public var time: Double
         /// Intensity 0…1: the intensity envelope's peak in the 30 ms after the onset.
         public var intensity: Float
-        /// Sharpness 0…1: which of the detector's bands rose at the onset (see `DetectedOnset.sharpness`).
+        /// Sharpness 0…1: which of the detector's bands grew at the onset (`DetectorTick.settledSharpness`).
         public var sharpness: Float
 
         /// Creates a transient.

@@ -7,8 +7,10 @@ public struct DetectedOnset: Sendable, Equatable {
     public var detectionFrame: Int
     /// The detection function there: the energy-weighted rise across the bands, in dB.
     public var strength: Float
-    /// Which bands rose, as sharpness 0…1: the mean of the bands' centre frequencies, weighted by their
-    /// share of the detection function, on the settings' sharpness scale.
+    /// Which bands grew by the detection, as sharpness 0…1: the bands' centre frequencies on the
+    /// settings' sharpness scale, weighted by how much energy each gained over its reference. Known at
+    /// once, so the live path can use it; a low sound's first milliseconds can make it too sharp (see
+    /// `DetectorTick.settledSharpness`).
     public var sharpness: Float
 }
 
@@ -38,6 +40,8 @@ struct OnsetDetector {
     static let decibelsPerOctave: Float = 3.010_299_96
     /// Ticks of energy history kept per band (the longest lag is one less).
     static let lagCapacity = 64
+    /// How long after a detection the settled sharpness is taken, in seconds.
+    static let settleSeconds = 0.015
 
     private var highPasses: InlineArray<5, Biquad>
     private var lowPasses: InlineArray<5, Biquad>
@@ -64,6 +68,14 @@ struct OnsetDetector {
     /// The detection function at the last 32 ticks (a ring), to find where a rise began.
     private var history: InlineArray<32, Float> = .init(repeating: 0)
     private var historyNext = 0
+    /// The references at the last detection, each band's energy gain over them summed since (its area,
+    /// which smoothing does not change), and the ticks until its settled sharpness is due.
+    private var onsetBase: InlineArray<5, Double> = .init(repeating: 0)
+    private var onsetGain: InlineArray<5, Double> = .init(repeating: 0)
+    private var settleLeft = 0
+    private let settleTicks: Int
+    /// The settled sharpness of the last onset, on the tick it became known (else nil).
+    private(set) var settled: Float? = nil
 
     init(settings: AnalysisSettings, sampleRate: Double, scale: SharpnessScale, tickFrames: Int) {
         let tickRate = sampleRate / Double(tickFrames)
@@ -91,6 +103,7 @@ struct OnsetDetector {
         minimumInterval = Int((settings.minimumOnsetInterval * sampleRate).rounded())
         self.tickFrames = tickFrames
         recentK = Float(AnalysisMath.smoothing(seconds: 0.1, rate: tickRate))
+        settleTicks = max(1, Int((Self.settleSeconds * tickRate).rounded()))
         referenceDecay = 1 - AnalysisMath.smoothing(seconds: 0.03, rate: tickRate)
     }
 
@@ -111,7 +124,6 @@ struct OnsetDetector {
         let floor = max(Self.floorEnergy, Self.relativeFloor * total)
         let norm = 1 / (total + 5 * floor)
         var odf: Float = 0
-        var weighted: Float = 0
         for k in 0..<5 {
             let ring = k &* Self.lagCapacity
             let lagged = past[ring &+ ((pastNext &- lag[k]) & (Self.lagCapacity - 1))]
@@ -120,14 +132,17 @@ struct OnsetDetector {
             let rise =
                 AnalysisMath.log2Fast(Float(energy[k] + floor)) - AnalysisMath.log2Fast(Float(reference[k] + floor))
             if rise > 0 {
-                let part = Float((energy[k] + floor) * norm) * rise
-                odf += part
-                weighted += part * centreSharpness[k]
+                odf += Float((energy[k] + floor) * norm) * rise
             }
         }
         pastNext = (pastNext &+ 1) & (Self.lagCapacity - 1)
         guard enabled else { return nil }
-        let sharpness = odf > 0 ? weighted / odf : 0
+        settled = nil
+        if settleLeft > 0 {
+            for k in 0..<5 { onsetGain[k] += max(energy[k] - onsetBase[k], 0) }
+            settleLeft -= 1
+            if settleLeft == 0 { settled = Self.sharpness(of: onsetGain, centres: centreSharpness) }
+        }
         odf *= Self.decibelsPerOctave
         let bar = threshold + recentMean
         recentMean += recentK * (min(odf, threshold) - recentMean)
@@ -136,8 +151,13 @@ struct OnsetDetector {
         var found: DetectedOnset? = nil
         if odf >= bar {
             if armed && frame - lastOnset >= minimumInterval {
+                if settleLeft > 0 { settled = Self.sharpness(of: onsetGain, centres: centreSharpness) }  // cut short
+                for k in 0..<5 { onsetGain[k] = max(energy[k] - reference[k], 0) }
                 found = DetectedOnset(
-                    frame: frame - riseTicks() * tickFrames, detectionFrame: frame, strength: odf, sharpness: sharpness)
+                    frame: frame - riseTicks() * tickFrames, detectionFrame: frame, strength: odf,
+                    sharpness: Self.sharpness(of: onsetGain, centres: centreSharpness))
+                onsetBase = reference
+                settleLeft = settleTicks
                 lastOnset = frame
             }
             armed = false
@@ -145,6 +165,17 @@ struct OnsetDetector {
             armed = true
         }
         return found
+    }
+
+    /// The band centres' sharpness weighted by `gains`; the middle of the scale when all are 0.
+    private static func sharpness(of gains: InlineArray<5, Double>, centres: InlineArray<5, Float>) -> Float {
+        var total = 0.0
+        var weighted = 0.0
+        for k in 0..<5 {
+            total += gains[k]
+            weighted += gains[k] * Double(centres[k])
+        }
+        return total > 0 ? Float(weighted / total) : 0.5
     }
 
     /// Ticks back from the newest to where the detection function last stopped falling (looking

@@ -16,26 +16,28 @@ enum AnalysisHapticFile {
     static func file(_ analysis: HapticAnalysis, source: String, settingsName: String) -> HapticFile {
         precondition(analysis.scale == .amplitude, "AnalysisHapticFile: .haptic needs an amplitude envelope")
         var amplitude = analysis.envelope.map {
-            HapticFile.AmplitudeBreakpoint(
-                time: AnalysisPattern.time($0.time), amplitude: Double(AnalysisPattern.value($0.value)))
+            HapticFile.AmplitudeBreakpoint(time: AnalysisPattern.time($0.time), amplitude: rounded($0.value))
         }
         for transient in analysis.transients {
             let time = AnalysisPattern.time(transient.time)
             let index = amplitude.firstIndex { $0.time >= time } ?? amplitude.count
             if index == amplitude.count || amplitude[index].time != time {
-                let under = Double(AnalysisPattern.value(HapticAnalysis.value(of: analysis.envelope, at: time)))
+                let under = rounded(HapticAnalysis.value(of: analysis.envelope, at: time))
                 amplitude.insert(HapticFile.AmplitudeBreakpoint(time: time, amplitude: under), at: index)
             }
-            let strength = Double(AnalysisPattern.value(transient.intensity * transient.intensity))
+            let strength = rounded(transient.intensity * transient.intensity)
             amplitude[index].emphasis = HapticFile.Emphasis(
                 amplitude: max(strength, amplitude[index].amplitude),
-                frequency: Double(AnalysisPattern.value(transient.sharpness)))
+                frequency: rounded(transient.sharpness))
         }
         let frequency = analysis.sharpness.map {
-            HapticFile.FrequencyBreakpoint(time: AnalysisPattern.time($0.time), frequency: Double(AnalysisPattern.value($0.value)))
+            HapticFile.FrequencyBreakpoint(time: AnalysisPattern.time($0.time), frequency: rounded($0.value))
         }
         return HapticFile(
             metadata: HapticFile.Metadata(editor: "thrum analyze (\(settingsName))", source: source),
             amplitude: amplitude, frequency: frequency)
     }
+
+    /// A value rounded to 0.001, as the `Double` the file holds.
+    static func rounded(_ value: Float) -> Double { (Double(value) * 1000).rounded() / 1000 }
 }

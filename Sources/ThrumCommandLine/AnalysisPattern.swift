@@ -39,8 +39,8 @@ struct AnalysisPattern {
             MetadataEntry(key: "Source", value: source),
             MetadataEntry(key: "Generator", value: "thrum analyze (\(settingsName))"),
         ]
-        var events = Self.continuousEvents(analysis, warnings: &warnings)
         let intensity = split ? analysis.envelope : Self.lifted(analysis.envelope, under: analysis.transients)
+        var events = Self.continuousEvents(intensity, duration: analysis.duration, warnings: &warnings)
         var curves = Self.curves(.hapticIntensityControl, intensity)
         if curves.count > 1 { warnings.append(Self.chunkWarning("intensity", intensity.count, curves.count)) }
         let sharpness = Self.curves(.hapticSharpnessControl, analysis.sharpness)
@@ -100,24 +100,25 @@ struct AnalysisPattern {
         return kept
     }
 
-    /// Continuous events covering 0 … duration, each at most 30 s.
-    static func continuousEvents(_ analysis: HapticAnalysis, warnings: inout [String]) -> [EventData] {
+    /// Continuous events covering 0 … duration, each at most 30 s, split where `intensity` (the curve
+    /// written) is lowest.
+    static func continuousEvents(_ intensity: [Breakpoint], duration: Double, warnings: inout [String]) -> [EventData] {
         let limit = HapticLimits.maxContinuousDuration
         var starts = [0.0]
-        while analysis.duration - starts[starts.count - 1] > limit {
+        while duration - starts[starts.count - 1] > limit {
             let start = starts[starts.count - 1]
-            // The quietest breakpoint in the last third of the allowed span (an envelope is lowest at one).
-            let window = analysis.envelope.filter { $0.time > start + limit * 2 / 3 && $0.time <= start + limit }
+            // The first quietest breakpoint in the last third of the allowed span (a curve is lowest at one).
+            let window = intensity.filter { $0.time > start + limit * 2 / 3 && $0.time <= start + limit }
             let quietest = window.min { $0.value < $1.value }?.time ?? start + limit
             starts.append(time(quietest))
         }
         if starts.count > 1 {
             warnings.append(
-                "the sound lasts \(time(analysis.duration)) s: it becomes \(starts.count) HapticContinuous events of at "
+                "the sound lasts \(time(duration)) s: it becomes \(starts.count) HapticContinuous events of at "
                     + "most 30 s (Core Haptics' limit), split at quiet moments (\(starts.dropFirst().map { "\($0) s" }.joined(separator: ", ")))")
         }
         return starts.indices.map { index in
-            let end = index + 1 < starts.count ? starts[index + 1] : time(analysis.duration)
+            let end = index + 1 < starts.count ? starts[index + 1] : time(duration)
             return EventData(
                 type: .hapticContinuous, time: starts[index], duration: time(end - starts[index]),
                 parameters: [

@@ -127,8 +127,13 @@ func analysisSettings(_ arguments: ParsedArguments) throws -> (AnalysisSettings,
     do {
         try settings.validate()
     } catch {
-        let option = optionOfField[error.field].map { "--\($0.rawValue): " } ?? ""
-        throw UsageError(message: option + error.description)
+        // A value from an option is named as the option; one from the preset or file as its field.
+        guard let option = optionOfField[error.field], arguments.value(option) != nil else {
+            throw UsageError(message: error.description)
+        }
+        var named = error
+        named.field = "--" + option.rawValue
+        throw UsageError(message: named.description)
     }
     return (settings, (name ?? "general") + (changed ? " with options" : ""))
 }

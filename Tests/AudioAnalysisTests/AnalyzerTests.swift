@@ -165,6 +165,19 @@ final class AnalyzerTests: XCTestCase {
         XCTAssertGreaterThan(sharp, 0.85)
     }
 
+    /// A transient's sharpness says which bands rose: low for a bass note, high for a high tone or a click.
+    func testTransientSharpnessFollowsWhatRose() {
+        func mean(_ sound: TestSound) -> Float {
+            let transients = analyze(sound).transients
+            XCTAssertFalse(transients.isEmpty)
+            return transients.map(\.sharpness).reduce(0, +) / Float(max(transients.count, 1))
+        }
+        XCTAssertLessThan(mean(Signals.toneBursts(seconds: 6, frequency: 60, attack: 0.005)), 0.25)
+        XCTAssertLessThan(mean(Signals.toneBursts(seconds: 6, frequency: 150, attack: 0.02)), 0.4)
+        XCTAssertGreaterThan(mean(Signals.toneBursts(seconds: 6, frequency: 3000, attack: 0.005)), 0.7)
+        XCTAssertGreaterThan(mean(Signals.clicks(seconds: 6)), 0.7)
+    }
+
     func testOtherSampleRates() {
         for rate in [44_100.0, 22_050.0, 96_000.0] {
             let sound = Signals.toneBursts(seconds: 10, attack: 0.01, rate: rate)
