@@ -19,10 +19,11 @@ public struct DetectedOnset: Sendable, Equatable {
 /// Bands: below 110 Hz (from 30 Hz), 110–360, 360–1170, 1170–3800 and above 3800 Hz, each cut by
 /// second-order high- and low-pass filters. Each band's energy is smoothed over one period of its centre
 /// (60, 200, 650, 2100, 6800 Hz), at least 2 ms. Each band's reference is the peak of its energy a lag
-/// ago (twice its smoothing time, 10…31.5 ms), held with a 50 ms decay, so the beating of notes within
+/// ago (twice its smoothing time, 10…31.5 ms), held with a 30 ms decay, so the beating of notes within
 /// a band is not mistaken for onsets. The detection function is each band's rise over its reference, in
-/// dB, positive part only, weighted by the band's share of the energy now; energies are floored at −70 dBFS and at −30 dB under all bands
-/// together, so leakage and noise far below the sound do not count. An onset is reported when the
+/// dB, positive part only, weighted by the band's share of the energy now; energies are floored at
+/// −70 dBFS and at −30 dB under all bands together, so leakage and noise far below the sound do not
+/// count. An onset is reported when the
 /// function reaches the threshold set by the sensitivity plus its own recent mean (100 ms, capped at
 /// the threshold: busy sound raises the bar), at least `minimumOnsetInterval` after the previous
 /// onset; the detector re-arms when the function falls below half that bar.
@@ -43,16 +44,20 @@ struct OnsetDetector {
     /// How long after a detection the settled sharpness is taken, in seconds.
     static let settleSeconds = 0.015
 
-    private var highPasses: InlineArray<5, Biquad>
-    private var lowPasses: InlineArray<5, Biquad>
-    private var energy: InlineArray<5, Double> = .init(repeating: 0)
-    private let energyK: InlineArray<5, Double>
+    /// Bands 0–3: high-pass then low-pass, one band per lane; band 4: high-pass only.
+    private var lowerHighPasses: Biquad4
+    private var lowerLowPasses: Biquad4
+    private var topHighPass: Biquad
+    private var lowerEnergy = SIMD4<Double>()
+    private var topEnergy = 0.0
+    private let lowerEnergyK: SIMD4<Double>
+    private let topEnergyK: Double
     /// Each band's lag in ticks.
     private let lag: InlineArray<5, Int>
     /// Band energies at past ticks: band k's ring is entries k × lagCapacity ..< (k + 1) × lagCapacity.
     private var past: InlineArray<320, Double> = .init(repeating: 0)
     private var pastNext = 0
-    /// Each band's reference: the peak of its lagged energy, decaying with a 50 ms time constant.
+    /// Each band's reference: the peak of its lagged energy, decaying with a 30 ms time constant.
     private var reference: InlineArray<5, Double> = .init(repeating: 0)
     private let referenceDecay: Double
     /// The bands' centres on the sharpness scale.
@@ -79,23 +84,27 @@ struct OnsetDetector {
 
     init(settings: AnalysisSettings, sampleRate: Double, scale: SharpnessScale, tickFrames: Int) {
         let tickRate = sampleRate / Double(tickFrames)
-        var highPasses = InlineArray<5, Biquad>(repeating: .passThrough)
-        var lowPasses = InlineArray<5, Biquad>(repeating: .passThrough)
+        var highPasses = InlineArray<4, Biquad>(repeating: .passThrough)
+        var lowPasses = InlineArray<4, Biquad>(repeating: .passThrough)
         var energyK = InlineArray<5, Double>(repeating: 1)
         var lag = InlineArray<5, Int>(repeating: 1)
         var centreSharpness = InlineArray<5, Float>(repeating: 0)
         for k in 0..<5 {
             let centre = Self.centres[k]
-            highPasses[k] = .highPass(corner: k == 0 ? 30 : Self.edges[k - 1], sampleRate: sampleRate)
-            lowPasses[k] = k == 4 ? .passThrough : .lowPass(corner: Self.edges[k], sampleRate: sampleRate)
+            if k < 4 {
+                highPasses[k] = .highPass(corner: k == 0 ? 30 : Self.edges[k - 1], sampleRate: sampleRate)
+                lowPasses[k] = .lowPass(corner: Self.edges[k], sampleRate: sampleRate)
+            }
             let smoothing = max(0.002, 1 / centre)
             energyK[k] = AnalysisMath.smoothing(seconds: smoothing, rate: sampleRate)
             lag[k] = min(Self.lagCapacity - 1, max(1, Int((max(0.01, 2 * smoothing) * tickRate).rounded())))
             centreSharpness[k] = scale.sharpness(frequency: Float(centre))
         }
-        self.highPasses = highPasses
-        self.lowPasses = lowPasses
-        self.energyK = energyK
+        lowerHighPasses = Biquad4(highPasses)
+        lowerLowPasses = Biquad4(lowPasses)
+        topHighPass = .highPass(corner: Self.edges[3], sampleRate: sampleRate)
+        lowerEnergyK = SIMD4(energyK[0], energyK[1], energyK[2], energyK[3])
+        topEnergyK = energyK[4]
         self.lag = lag
         self.centreSharpness = centreSharpness
         enabled = settings.onsetThreshold != nil
@@ -110,15 +119,16 @@ struct OnsetDetector {
     /// Takes one mono sample.
     @inline(__always)
     mutating func process(_ x: Double) {
-        for k in 0..<5 {
-            let y = lowPasses[k].process(highPasses[k].process(x))
-            energy[k] += energyK[k] * (y * y - energy[k])
-        }
+        let y = lowerLowPasses.process(lowerHighPasses.process(SIMD4(repeating: x)))
+        lowerEnergy += lowerEnergyK * (y * y - lowerEnergy)
+        let top = topHighPass.process(x)
+        topEnergy += topEnergyK * (top * top - topEnergy)
     }
 
     /// Evaluates the detection function at the end of a control tick (`frame` = frames processed).
     /// - Returns: the onset found at this tick, if any.
     mutating func tick(frame: Int) -> DetectedOnset? {
+        let energy: InlineArray<5, Double> = [lowerEnergy[0], lowerEnergy[1], lowerEnergy[2], lowerEnergy[3], topEnergy]
         var total = 0.0
         for k in 0..<5 { total += energy[k] }
         let floor = max(Self.floorEnergy, Self.relativeFloor * total)
@@ -194,11 +204,11 @@ struct OnsetDetector {
 
     /// Sets state that has decayed below 1e-30 to exactly 0, so silence never reaches subnormal numbers.
     mutating func flushTinyState() {
-        for k in 0..<5 {
-            highPasses[k].flushTinyState()
-            lowPasses[k].flushTinyState()
-            if energy[k] < 1e-30 { energy[k] = 0 }
-            if reference[k] < 1e-30 { reference[k] = 0 }
-        }
+        lowerHighPasses.flushTinyState()
+        lowerLowPasses.flushTinyState()
+        topHighPass.flushTinyState()
+        lowerEnergy.replace(with: 0, where: lowerEnergy .< 1e-30)
+        if topEnergy < 1e-30 { topEnergy = 0 }
+        for k in 0..<5 where reference[k] < 1e-30 { reference[k] = 0 }
     }
 }
