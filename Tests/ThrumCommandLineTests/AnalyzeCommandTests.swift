@@ -4,16 +4,10 @@ import Foundation
 import HapticFormats
 import Testing
 import ThrumModel
+import ThrumTestSupport
 
 /// `thrum analyze` end to end, on sounds generated here.
 @Suite struct AnalyzeCommandTests {
-    /// A fresh folder for one test's files.
-    func folder() throws -> String {
-        let path = NSTemporaryDirectory() + "thrum-analyze-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     /// Writes mono float samples as a WAV.
     func writeWAV(_ samples: [Float], rate: Int, to path: String) throws {
         let writer = try AudioFileWriter(path: path, sampleRate: rate, channelCount: 1)
@@ -55,7 +49,8 @@ import ThrumModel
     func transients(_ pattern: PatternData) -> [EventData] { pattern.events.filter { $0.type == .hapticTransient } }
 
     @Test func writesAnAHAPThatCoreHapticsTakesAsItIs() throws {
-        let dir = try folder()
+        let temporary = TemporaryDirectory("analyze")
+        let dir = temporary.path
         let onsets = [0.1, 0.6, 1.15, 1.9]
         try writeWAV(bursts(onsets, seconds: 2.5, rate: 48_000), rate: 48_000, to: dir + "/bursts.wav")
         let result = runThrum(["analyze", dir + "/bursts.wav", "-o", dir + "/bursts.ahap"])
@@ -81,7 +76,8 @@ import ThrumModel
     /// Core Haptics scales transients by the intensity curve: the merged form lifts the curve under each
     /// transient so the product is the intensity the split form gives the transient on its own.
     @Test func mergedTransientsPlayAtTheIntensityTheSplitFormGivesThem() throws {
-        let dir = try folder()
+        let temporary = TemporaryDirectory("analyze")
+        let dir = temporary.path
         try writeWAV(bursts([0.1, 0.5, 0.9], seconds: 1.5, rate: 48_000), rate: 48_000, to: dir + "/b.wav")
         #expect(runThrum(["analyze", dir + "/b.wav", "-o", dir + "/merged.ahap"]).status == 0)
         let split = runThrum(["analyze", dir + "/b.wav", "-o", dir + "/split.ahap", "--split"])
@@ -102,7 +98,8 @@ import ThrumModel
     }
 
     @Test func soundsOver30SecondsBecomeSeveralEventsThatCheckAccepts() throws {
-        let dir = try folder()
+        let temporary = TemporaryDirectory("analyze")
+        let dir = temporary.path
         let onsets = stride(from: 0.2, to: 64, by: 1.3).map { $0 }
         try writeWAV(bursts(onsets, seconds: 65, rate: 16_000), rate: 16_000, to: dir + "/long.wav")
         let result = runThrum(["analyze", dir + "/long.wav", "-o", dir + "/long.ahap"])
@@ -122,7 +119,8 @@ import ThrumModel
     }
 
     @Test func writesAValidHapticFile() throws {
-        let dir = try folder()
+        let temporary = TemporaryDirectory("analyze")
+        let dir = temporary.path
         try writeWAV(bursts([0.1, 0.6], seconds: 1.2, rate: 48_000), rate: 48_000, to: dir + "/b.wav")
         let result = runThrum(["analyze", dir + "/b.wav", "-o", dir + "/b.haptic", "--preset", "impacts"])
         #expect(result.status == 0, "\(result.err)")
@@ -137,7 +135,8 @@ import ThrumModel
 
     /// Render an AHAP's haptic channel, analyse the sound, and get the intensity envelope back.
     @Test func roundTripThroughTheRenderedSound() throws {
-        let dir = try folder()
+        let temporary = TemporaryDirectory("analyze")
+        let dir = temporary.path
         let source = """
             {"Version": 1, "Pattern": [
               {"Event": {"Time": 0, "EventType": "HapticContinuous", "EventDuration": 3,
@@ -194,7 +193,8 @@ import ThrumModel
             "thrum analyze: --preset takes general, ui, impacts, footsteps or music, not 'loud'\n"),
     ])
     func badOptionsAreUsageErrors(options: [String], status: Int32, message: String) throws {
-        let dir = try folder()
+        let temporary = TemporaryDirectory("analyze")
+        let dir = temporary.path
         try writeWAV([Float](repeating: 0.1, count: 4800), rate: 48_000, to: dir + "/s.wav")
         let result = runThrum(["analyze", dir + "/s.wav"] + options)
         #expect(result.status == status)
@@ -202,7 +202,8 @@ import ThrumModel
     }
 
     @Test func badInputsAreNamedWithTheirExitCodes() throws {
-        let dir = try folder()
+        let temporary = TemporaryDirectory("analyze")
+        let dir = temporary.path
         let missing = runThrum(["analyze", dir + "/none.wav", "-o", dir + "/x.ahap"])
         #expect(missing.status == 66 && missing.err.contains("cannot open '\(dir)/none.wav': no such file"))
         try "not audio".write(toFile: dir + "/text.wav", atomically: true, encoding: .utf8)
@@ -217,7 +218,8 @@ import ThrumModel
     }
 
     @Test func settingsFilesAreReadWithPositionsAndOptionsWinOverThem() throws {
-        let dir = try folder()
+        let temporary = TemporaryDirectory("analyze")
+        let dir = temporary.path
         try writeWAV(bursts([0.1], seconds: 0.6, rate: 48_000), rate: 48_000, to: dir + "/s.wav")
         try "{\n  \"relase\": 0.1\n}\n".write(toFile: dir + "/typo.json", atomically: true, encoding: .utf8)
         let typo = runThrum(["analyze", dir + "/s.wav", "-o", dir + "/x.ahap", "--settings", dir + "/typo.json"])
@@ -242,7 +244,8 @@ import ThrumModel
 
     @Test(arguments: ["general", "ui", "impacts", "footsteps", "music"])
     func everyPresetWritesAPatternCheckAccepts(preset: String) throws {
-        let dir = try folder()
+        let temporary = TemporaryDirectory("analyze")
+        let dir = temporary.path
         try writeWAV(bursts([0.05, 0.4, 0.75], seconds: 1.2, rate: 44_100), rate: 44_100, to: dir + "/s.wav")
         #expect(runThrum(["analyze", dir + "/s.wav", "-o", dir + "/p.ahap", "--preset", preset]).status == 0)
         let check = runThrum(["check", dir + "/p.ahap"])
