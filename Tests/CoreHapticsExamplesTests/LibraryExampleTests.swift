@@ -115,7 +115,7 @@ import ThrumTestSupport
 @Suite("haptics-library.md Heartbeat") struct HeartbeatTests {
     /// `HeartbeatPlayer.init?()` makes its own `CHHapticEngine()` (a private `let`, no injection point) behind
     /// the capability check, so on a machine without a device it is nil — its documented fallback.
-    @Test(.enabled(if: noHapticDevice)) func heartbeatPlayerIsNilWithoutADevice() {
+    @Test(.enabled(if: noHapticDevice, deviceSkip)) func heartbeatPlayerIsNilWithoutADevice() {
         #expect(HeartbeatPlayer() == nil)
     }
 
@@ -197,7 +197,7 @@ import ThrumTestSupport
     }
 
     /// Without a device `.onAppear`'s capability guard leaves `engine` nil, so a drag plays nothing.
-    @Test(.enabled(if: noHapticDevice)) func withoutADeviceADragDoesNothing() {
+    @Test(.enabled(if: noHapticDevice, deviceSkip)) func withoutADeviceADragDoesNothing() {
         let surface = TexturedSurface()
         surface.appear()
         surface.dragChanged(.init(velocity: CGSize(width: 400, height: 0)))
@@ -245,7 +245,7 @@ import ThrumTestSupport
     }
 
     /// Without a device `setupEngine`'s capability guard leaves `engine` nil; pressing plays nothing.
-    @Test(.enabled(if: noHapticDevice)) func withoutADevicePressingDoesNothing() {
+    @Test(.enabled(if: noHapticDevice, deviceSkip)) func withoutADevicePressingDoesNothing() {
         let button = HoldToConfirmButton { }
         button.appear()
         button.pressingChangedByGesture(true)

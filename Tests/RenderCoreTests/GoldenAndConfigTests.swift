@@ -5,7 +5,8 @@ import ThrumModel
 @testable import RenderCore
 
 /// Golden renders: raw little-endian float32, interleaved L, R, H at 8000 Hz, in `Golden/`.
-/// Re-record with `RECORD_GOLDEN=1 swift test --filter Golden`. Tolerance: 1e-6 per sample.
+/// Re-record with `RECORD_GOLDEN=1 swift test --filter Golden` (a recording run fails, so it is never
+/// mistaken for a check; run again without it). Tolerance: 1e-6 per sample.
 @Suite("Golden renders")
 struct GoldenTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
@@ -62,6 +63,7 @@ struct GoldenTests {
             var data = Data()
             for x in rendered { withUnsafeBytes(of: x.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
             try data.write(to: url)
+            Issue.record("recorded golden \(name).f32 (RECORD_GOLDEN=1 never passes); run again without RECORD_GOLDEN")
             return
         }
         let data = try Data(contentsOf: url)
