@@ -73,6 +73,51 @@ private func eventsInFile(_ path: String) throws -> [(time: Double, type: String
     }
 }
 
+/// Measures event labels as rsvg-convert draws them: each label alone in black, in the plot's font, size and
+/// anchor, on a white canvas; `Tools/png-ink.py` reports its inked pixel columns.
+private final class LabelInk {
+    let tool: String
+    let folder = TemporaryDirectory("label-ink")
+    private var cache: [String: ClosedRange<Double>] = [:]
+    static let origin = 500.0
+
+    init() throws {
+        tool = try #require(PlotPNG.find(PlotPNG.tool, in: ProcessInfo.processInfo.environment["PATH"]), "rsvg-convert is missing")
+    }
+
+    /// The label's ink from its anchor point, in pixels: its first column to one past its last.
+    func extent(of label: String, attributes: [String: String]) throws -> ClosedRange<Double> {
+        let font = [attributes["font-family"] ?? "", attributes["font-size"] ?? "", attributes["text-anchor"] ?? "start"]
+        let key = font.joined(separator: "|") + "|" + label
+        if let known = cache[key] { return known }
+        let svg = SVGElement(
+            "svg", ["xmlns": "http://www.w3.org/2000/svg", "width": "1000", "height": "40"],
+            children: [
+                SVGElement(
+                    "text",
+                    [
+                        "x": "\(Int(Self.origin))", "y": "25", "font-family": font[0], "font-size": font[1],
+                        "text-anchor": font[2], "fill": "#000",
+                    ], text: label)
+            ], onSeparateLines: false)
+        let png = folder.file("label.png")
+        try PlotPNG.convert(svg.markup, to: png, toolPath: tool)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", packageRoot.appendingPathComponent("Tools/png-ink.py").path, png]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let columns = text.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        try #require(process.terminationStatus == 0 && columns.count == 2, "png-ink.py: \(text)")
+        let extent = (columns[0] - Self.origin)...(columns[1] + 1 - Self.origin)
+        cache[key] = extent
+        return extent
+    }
+}
+
 /// Runs `thrum plot` and returns the SVG it wrote.
 private func plot(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
     let folder = TemporaryDirectory("cli")
@@ -105,18 +150,29 @@ private var bundledPatterns: [String] {
         }
     }
 
+    /// Label extents come from the text as rsvg-convert draws it (not from the layout's width estimate):
+    /// each label alone, in the plot's font, rendered and measured by its inked pixel columns.
     @Test func bundledPatternsHaveNoOverlappingBarsOrLabels() throws {
-        for name in bundledPatterns {
-            let found = scan(try plot([patterns + "/" + name]))
+        let measure = try LabelInk()
+        // Besides the bundled patterns, a crowded one: transients 1 ms apart (a few pixels, as the last event
+        // at 0.5 s sets the scale) and audio files 6 ms apart.
+        let folder = TemporaryDirectory("cli")
+        let crowded = ([0.5] + (0..<40).map { Double($0) * 0.001 }).map { time in
+            #"{"Event": {"Time": \#(time), "EventType": "HapticTransient"}}"#
+        } + (0..<12).map { i in
+            #"{"Event": {"Time": \#(Double(i) * 0.006), "EventType": "AudioCustom", "EventWaveformPath": "click.wav"}}"#
+        }
+        let crowdedPath = try folder.write("crowded.ahap", #"{"Version": 1, "Pattern": [\#(crowded.joined(separator: ","))]}"#)
+        for name in bundledPatterns + [crowdedPath] {
+            let path = name.hasPrefix("/") ? name : patterns + "/" + name
+            let found = scan(try plot([path, "--resources", packageRoot.path + "/Resources/Audio"]))
             var spans: [String: [(Double, Double)]] = [:]  // by row (the bar's y)
             for shape in found.shapes {
-                let x = Double(shape.rect["x"] ?? "") ?? 0
-                let width = Double(shape.rect["width"] ?? "") ?? 0
-                let labelX = Double(shape.text["x"] ?? "") ?? 0
-                let labelWidth = PlotStyle.labelWidth(shape.label)
-                let (labelStart, labelEnd) =
-                    shape.text["text-anchor"] == "end" ? (labelX - labelWidth, labelX) : (labelX, labelX + labelWidth)
-                spans[shape.rect["y"] ?? "", default: []].append((min(x, labelStart), max(x + width, labelEnd)))
+                let x = try #require(shape.rect["x"].flatMap(Double.init))
+                let width = try #require(shape.rect["width"].flatMap(Double.init))
+                let labelX = try #require(shape.text["x"].flatMap(Double.init))
+                let ink = try measure.extent(of: shape.label, attributes: shape.text)
+                spans[shape.rect["y"] ?? "", default: []].append((min(x, labelX + ink.lowerBound), max(x + width, labelX + ink.upperBound)))
             }
             for (row, items) in spans {
                 let sorted = items.sorted { $0.0 < $1.0 }
