@@ -105,7 +105,7 @@ public enum AHAPDecoder {
                         .error, file: file, line: error.position.line, column: error.position.column, path: "",
                         message: "invalid JSON: \(error.message)"))
             }
-            return AHAPDecodeResult(pattern: nil, diagnostics: DecodeContext.sorted(diagnostics))
+            return AHAPDecodeResult(pattern: nil, diagnostics: Diagnostic.inSourceOrder(diagnostics))
         }
         return context.decodeDocument(root, notices: parsed)
     }

@@ -16,7 +16,7 @@ enum Keys {
 
 /// The state of one decode: diagnostics so far, positions of every node, and where each decoded
 /// entry came from.
-struct DecodeContext {
+struct DecodeContext: JSONReadingContext {
     let file: String?
     var diagnostics: [Diagnostic] = []
     /// JSON path → position of the value at that path (duplicates: the last one).
@@ -35,16 +35,6 @@ struct DecodeContext {
 
     // MARK: Reporting
 
-    mutating func report(
-        _ severity: Diagnostic.Severity, _ code: CHHapticError.Code?, _ message: String, suggestion: String? = nil,
-        path: String, at position: SourcePosition?
-    ) {
-        diagnostics.append(
-            Diagnostic(
-                severity, file: file, line: position?.line, column: position?.column, path: path, message: message,
-                suggestion: suggestion, code: code))
-    }
-
     func trailingCommaDiagnostic(_ notice: JSONNotice) -> Diagnostic {
         Diagnostic(
             .warning, file: file, line: notice.position.line, column: notice.position.column, path: notice.path,
@@ -57,30 +47,7 @@ struct DecodeContext {
             message: "duplicate key \"\(notice.key ?? "")\"; the last one wins")
     }
 
-    /// Diagnostics in source order; position-less ones keep their order, before positioned ones.
-    static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
-        diagnostics.enumerated().sorted { a, b in
-            let pa = a.element.position ?? SourcePosition(line: 0, column: 0)
-            let pb = b.element.position ?? SourcePosition(line: 0, column: 0)
-            if pa != pb { return pa < pb }
-            return a.offset < b.offset
-        }.map(\.element)
-    }
-
     static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
-
-    /// Records the position of every node under `node`.
-    mutating func recordPositions(_ node: JSONNode, path: String) {
-        if let position = node.position { positions[path] = position }
-        switch node.value {
-        case .object(let members):
-            for member in members { recordPositions(member.value, path: Self.join(path, member.key)) }
-        case .array(let elements):
-            for (index, element) in elements.enumerated() { recordPositions(element, path: "\(path)[\(index)]") }
-        default:
-            break
-        }
-    }
 
     // MARK: Document
 
@@ -89,7 +56,7 @@ struct DecodeContext {
             for notice in notices.trailingCommas { diagnostics.append(trailingCommaDiagnostic(notice)) }
             for notice in notices.duplicateKeys { diagnostics.append(duplicateKeyDiagnostic(notice)) }
         }
-        recordPositions(root, path: "")
+        positions = root.positionsByPath()
         guard case .object = root.value else {
             report(
                 .error, .invalidPatternDictionary, "the top level must be an object, found \(root.typeDescription)",
@@ -151,7 +118,7 @@ struct DecodeContext {
     }
 
     mutating func finish(_ pattern: PatternData?) -> AHAPDecodeResult {
-        let diagnostics = Self.sorted(self.diagnostics)
+        let diagnostics = Diagnostic.inSourceOrder(self.diagnostics)
         let hasErrors = diagnostics.contains { $0.severity == .error }
         return AHAPDecodeResult(
             pattern: hasErrors ? nil : pattern, diagnostics: diagnostics,
@@ -171,19 +138,7 @@ struct DecodeContext {
         }
         var path = issue.subpath.map { Self.join(base, $0) } ?? base
         path = aliases[path] ?? path
-        // The position of the path, or of its nearest ancestor that exists.
-        var lookup = path
-        var position = positions[lookup]
-        while position == nil && !lookup.isEmpty {
-            if lookup.hasSuffix("]"), let open = lookup.lastIndex(of: "[") {
-                lookup = String(lookup[..<open])
-            } else if let dot = lookup.lastIndex(of: ".") {
-                lookup = String(lookup[..<dot])
-            } else {
-                lookup = ""
-            }
-            position = positions[lookup]
-        }
+        let position = SourcePosition.nearest(to: path, in: positions)
         let severity: Diagnostic.Severity = issue.severity == .error ? .error : .warning
         report(severity, issue.code, issue.message, suggestion: issue.suggestion, path: path, at: position)
     }

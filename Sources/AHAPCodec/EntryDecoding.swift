@@ -37,14 +37,6 @@ extension DecodeContext {
         return Float(literal) ?? Float(value)
     }
 
-    mutating func string(_ member: JSONMember, path: String) -> String? {
-        if case .string(let text) = member.value.value { return text }
-        report(
-            .error, .invalidPatternDictionary, "\(member.key) must be a string, found \(member.value.typeDescription)",
-            path: path, at: member.value.position)
-        return nil
-    }
-
     /// A boolean; the numbers 0 and 1 are accepted with a warning.
     mutating func bool(_ member: JSONMember, path: String) -> Bool? {
         switch member.value.value {

@@ -114,3 +114,44 @@ public struct JSONParseResult: Sendable {
     /// Duplicate object keys seen before the error (all members are kept; the last one counts).
     public var duplicateKeys: [JSONNotice]
 }
+
+extension JSONNode {
+    /// The position of this node and of every node under it, by JSON path (`Pattern[0].Event.Time`, with
+    /// `path` the path of this node; "" for a document's root). Nodes without a position are left out; of
+    /// duplicate keys, the last one's position counts.
+    public func positionsByPath(_ path: String = "") -> [String: SourcePosition] {
+        var positions: [String: SourcePosition] = [:]
+        func record(_ node: JSONNode, _ path: String) {
+            if let position = node.position { positions[path] = position }
+            switch node.value {
+            case .object(let members):
+                for member in members { record(member.value, path.isEmpty ? member.key : path + "." + member.key) }
+            case .array(let elements):
+                for (index, element) in elements.enumerated() { record(element, "\(path)[\(index)]") }
+            default:
+                break
+            }
+        }
+        record(self, path)
+        return positions
+    }
+}
+
+extension SourcePosition {
+    /// The position of `path` in `positions`, or of its nearest ancestor that has one
+    /// (`a.b[2].c` → `a.b[2]` → `a.b` → `a` → ""); nil when none has.
+    public static func nearest(to path: String, in positions: [String: SourcePosition]) -> SourcePosition? {
+        var lookup = path
+        while true {
+            if let position = positions[lookup] { return position }
+            if lookup.isEmpty { return nil }
+            if lookup.hasSuffix("]"), let open = lookup.lastIndex(of: "[") {
+                lookup = String(lookup[..<open])
+            } else if let dot = lookup.lastIndex(of: ".") {
+                lookup = String(lookup[..<dot])
+            } else {
+                lookup = ""
+            }
+        }
+    }
+}

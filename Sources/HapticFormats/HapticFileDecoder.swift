@@ -69,7 +69,7 @@ public enum HapticFileDecoder {
         }
         var decoded: HapticFile?
         if let root = parsed.root {
-            context.recordPositions(root, path: "")
+            context.positions = root.positionsByPath()
             decoded = context.decodeDocument(root)
             if let file = decoded {
                 for issue in HapticFileValidator.issues(in: file, mode: mode) { context.report(issue) }
@@ -77,7 +77,7 @@ public enum HapticFileDecoder {
         } else if let error = parsed.error {
             context.report(.error, nil, "invalid JSON: \(error.message)", path: "", at: error.position)
         }
-        let diagnostics = HapticReadContext.sorted(context.diagnostics)
+        let diagnostics = Diagnostic.inSourceOrder(context.diagnostics)
         let hasErrors = diagnostics.contains { $0.severity == .error }
         return HapticDecodeResult(
             file: hasErrors ? nil : decoded, diagnostics: diagnostics,

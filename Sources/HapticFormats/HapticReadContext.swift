@@ -4,7 +4,7 @@ import ThrumModel
 
 /// Diagnostics and source positions while reading one JSON document (a `.haptic` file): typed member
 /// access that reports wrong types, missing keys and unknown keys in the AHAP decoder's style.
-struct HapticReadContext {
+struct HapticReadContext: JSONReadingContext {
     let file: String?
     var diagnostics: [Diagnostic] = []
     /// JSON path → position of the value at that path.
@@ -16,34 +16,11 @@ struct HapticReadContext {
 
     static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
 
-    mutating func report(
-        _ severity: Diagnostic.Severity, _ code: CHHapticError.Code?, _ message: String, suggestion: String? = nil,
-        path: String, at position: SourcePosition?
-    ) {
-        diagnostics.append(
-            Diagnostic(
-                severity, file: file, line: position?.line, column: position?.column, path: path, message: message,
-                suggestion: suggestion, code: code))
-    }
-
     /// Reports an issue at the position of `path`, or of its nearest ancestor that has one.
     mutating func report(_ issue: HapticIssue) {
         report(
             issue.severity, issue.code, issue.message, suggestion: issue.suggestion, path: issue.path,
-            at: SourceMap.position(of: issue.path, in: positions))
-    }
-
-    /// Records the position of every node under `node`.
-    mutating func recordPositions(_ node: JSONNode, path: String) {
-        if let position = node.position { positions[path] = position }
-        switch node.value {
-        case .object(let members):
-            for member in members { recordPositions(member.value, path: Self.join(path, member.key)) }
-        case .array(let elements):
-            for (index, element) in elements.enumerated() { recordPositions(element, path: "\(path)[\(index)]") }
-        default:
-            break
-        }
+            at: SourcePosition.nearest(to: issue.path, in: positions))
     }
 
     /// The members of an object by key (the last of duplicates wins), warning about keys not in `known`.
@@ -129,24 +106,5 @@ struct HapticReadContext {
             return nil
         }
         return Int(value)
-    }
-
-    /// The string in `member`, or nil after reporting its type.
-    mutating func string(_ member: JSONMember, path: String) -> String? {
-        if case .string(let text) = member.value.value { return text }
-        report(
-            .error, .invalidPatternDictionary, "\(member.key) must be a string, found \(member.value.typeDescription)",
-            path: path, at: member.value.position)
-        return nil
-    }
-
-    /// Diagnostics in source order; position-less ones first, keeping their order.
-    static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
-        diagnostics.enumerated().sorted { a, b in
-            let pa = a.element.position ?? SourcePosition(line: 0, column: 0)
-            let pb = b.element.position ?? SourcePosition(line: 0, column: 0)
-            if pa != pb { return pa < pb }
-            return a.offset < b.offset
-        }.map(\.element)
     }
 }

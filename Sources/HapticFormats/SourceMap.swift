@@ -48,25 +48,9 @@ public struct SourceMap: Sendable {
 
     /// The diagnostic for `issue`, at the position of its path or of the nearest ancestor that has one.
     public func diagnostic(_ issue: HapticIssue) -> Diagnostic {
-        let position = Self.position(of: issue.path, in: positions)
+        let position = SourcePosition.nearest(to: issue.path, in: positions)
         return Diagnostic(
             issue.severity, file: file, line: position?.line, column: position?.column, path: issue.path,
             message: issue.message, suggestion: issue.suggestion, code: issue.code)
-    }
-
-    /// The position of `path`, or of its nearest ancestor with one (`a.b[2].c` → `a.b[2]` → `a.b` → `a` → "").
-    static func position(of path: String, in positions: [String: SourcePosition]) -> SourcePosition? {
-        var lookup = path
-        while true {
-            if let position = positions[lookup] { return position }
-            if lookup.isEmpty { return nil }
-            if lookup.hasSuffix("]"), let open = lookup.lastIndex(of: "[") {
-                lookup = String(lookup[..<open])
-            } else if let dot = lookup.lastIndex(of: ".") {
-                lookup = String(lookup[..<dot])
-            } else {
-                lookup = ""
-            }
-        }
     }
 }
