@@ -32,7 +32,7 @@ let package = Package(
         // to and from AHAP and to Android's vibration APIs; the native playback form.
         .target(name: "HapticFormats", dependencies: ["ThrumModel", "AHAPCodec"], swiftSettings: strict),
         // Sample-accurate renderer: schedule, voices, mixer. No I/O, no Foundation, real-time safe.
-        .target(name: "RenderCore", dependencies: ["ThrumModel"], swiftSettings: strict),
+        .target(name: "RenderCore", dependencies: ["ThrumModel", "AudioAnalysis"], swiftSettings: strict),
         // Audio → haptics: the streaming detector (level, onsets, spectrum) and the offline analysis. No dependencies.
         .target(name: "AudioAnalysis", swiftSettings: strict),
         // Audio files: libsndfile decoding/writing, libsamplerate conversion, limits, path confinement.
@@ -43,7 +43,9 @@ let package = Package(
         // (ChannelMap, ActuatorProfile, AudioResourceLimits), adds the engine and players.
         .target(
             name: "Thrum",
-            dependencies: ["ThrumModel", "AHAPCodec", "HapticFormats", "RenderCore", "AudioResources", "ALSAOutput"],
+            dependencies: [
+                "ThrumModel", "AHAPCodec", "HapticFormats", "RenderCore", "AudioAnalysis", "AudioResources", "ALSAOutput",
+            ],
             swiftSettings: strict),
         // Command-line commands and the in-house argument parser (a library so tests can drive it).
         .target(
@@ -66,7 +68,8 @@ let package = Package(
             name: "HapticFormatsTests", dependencies: ["HapticFormats", "AHAPCodec", "ThrumModel", "ThrumTestSupport"],
             exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(
-            name: "RenderCoreTests", dependencies: ["RenderCore", "ThrumModel", "ThrumTestSupport"], exclude: ["Golden"], swiftSettings: strict),
+            name: "RenderCoreTests", dependencies: ["RenderCore", "ThrumModel", "AudioAnalysis", "ThrumTestSupport"],
+            exclude: ["Golden"], swiftSettings: strict),
         .testTarget(
             name: "AudioResourcesTests", dependencies: ["AudioResources", "ThrumTestSupport"], swiftSettings: strict),
         .testTarget(

@@ -4,6 +4,9 @@ public struct DetectorTick: Sendable, Equatable {
     public var frame: Int
     /// Level of the haptic-relevant band, linear; a steady full-scale sine in the band reads 1.
     public var level: Float
+    /// The largest magnitude of the mono sound in this tick (a full-scale sine reads 1, like `level`;
+    /// a click that the 5 ms RMS of `level` hardly registers shows here).
+    public var peak: Float
     /// Sharpness 0…1 from the spectral centroid (see the settings' sharpness scale).
     public var sharpness: Float
     /// An onset detected in this tick, if any.
@@ -13,6 +16,18 @@ public struct DetectorTick: Sendable, Equatable {
     /// detection, summed over those 15 ms.
     /// More faithful than the onset's own sharpness for low sounds, whose first milliseconds are broadband.
     public var settledSharpness: Float?
+
+    /// Creates a tick (for buffers that hold ticks).
+    public init(
+        frame: Int, level: Float, peak: Float, sharpness: Float, onset: DetectedOnset?, settledSharpness: Float?
+    ) {
+        self.frame = frame
+        self.level = level
+        self.peak = peak
+        self.sharpness = sharpness
+        self.onset = onset
+        self.settledSharpness = settledSharpness
+    }
 }
 
 /// The detector's state as one plain value: level follower, onset detector and spectrum tracker, stepped
@@ -32,10 +47,11 @@ struct DetectorCore {
     private var onsets: OnsetDetector
     private var spectrum: SpectrumTracker
     private var untilTick: Int
+    private var peak: Float = 0
     private(set) var frame = 0
     /// The last completed tick (valid after `step` returned true).
     private(set) var tick = DetectorTick(
-        frame: 0, level: 0, sharpness: SpectrumTracker.initialSharpness, onset: nil, settledSharpness: nil)
+        frame: 0, level: 0, peak: 0, sharpness: SpectrumTracker.initialSharpness, onset: nil, settledSharpness: nil)
 
     init(settings: AnalysisSettings, sampleRate: Double) {
         tickFrames = max(1, Int((sampleRate / 2000).rounded()))
@@ -49,6 +65,9 @@ struct DetectorCore {
     /// Frees the spectrum buffers (call once, from the owner).
     func deallocate() { spectrum.deallocate() }
 
+    /// Clears the spectrum window's samples (with a copy of the initial core, this starts over).
+    func clearSpectrumHistory() { spectrum.clearHistory() }
+
     /// Takes one mono sample. Returns true when it completed a control tick (then read `tick`).
     @inline(__always)
     mutating func step(_ x: Float) -> Bool {
@@ -56,14 +75,16 @@ struct DetectorCore {
         level.process(d)
         onsets.process(d)
         spectrum.push(x)
+        peak = max(peak, abs(x))
         frame &+= 1
         untilTick &-= 1
         guard untilTick == 0 else { return false }
         untilTick = tickFrames
         let onset = onsets.tick(frame: frame)
         tick = DetectorTick(
-            frame: frame, level: Float(level.envelope), sharpness: spectrum.tick(), onset: onset,
+            frame: frame, level: Float(level.envelope), peak: peak, sharpness: spectrum.tick(), onset: onset,
             settledSharpness: onsets.settled)
+        peak = 0
         level.flushTinyState()
         onsets.flushTinyState()
         return true
@@ -86,12 +107,21 @@ public final class AudioFeatureDetector {
     /// Frames processed so far.
     public var frame: Int { core.frame }
     private var core: DetectorCore
+    /// The core as built (its buffers are the same): `reset` copies it back.
+    private let initial: DetectorCore
 
     /// Builds a detector for `sampleRate` Hz (> 0) with `settings` (validated by the caller).
     public init(sampleRate: Double, settings: AnalysisSettings) {
         precondition(sampleRate > 0 && sampleRate.isFinite, "AudioFeatureDetector: sample rate must be positive")
         self.sampleRate = sampleRate
         core = DetectorCore(settings: settings, sampleRate: sampleRate)
+        initial = core
+    }
+
+    /// Starts over as if just built (frame 0, no history), without allocating. Real-time safe.
+    public func reset() {
+        core = initial
+        core.clearSpectrumHistory()
     }
 
     deinit { core.deallocate() }

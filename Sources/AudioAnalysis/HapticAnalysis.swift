@@ -98,26 +98,28 @@ public struct HapticAnalysis: Sendable, Equatable {
 /// below the floor f (`floor` dB under the reference), else (u − f)/(1 − f) × gain, clipped to 1;
 /// intensity = √amplitude.
 /// - Important: Thread safety: any thread (a value). Real-time safe: yes.
-struct LevelMap {
+public struct LevelMap: Sendable {
     let reference: Float
     let floor: Float
     let gain: Float
 
     /// - Parameters:
     ///   - reference: the level that maps to 1 before the gain (the peak when normalising, else 1).
-    init(settings: AnalysisSettings, reference: Float) {
+    public init(settings: AnalysisSettings, reference: Float) {
         self.reference = reference > 0 ? reference : 1
         floor = Float(AnalysisMath.amplitude(decibels: settings.floor))
         gain = Float(AnalysisMath.amplitude(decibels: settings.gain))
     }
 
+    /// The drive amplitude 0…1 for a detector level.
     @inline(__always)
-    func amplitude(_ level: Float) -> Float {
+    public func amplitude(_ level: Float) -> Float {
         let u = level / reference
         guard u > floor else { return 0 }
         return min((u - floor) / (1 - floor) * gain, 1)
     }
 
+    /// The intensity 0…1 for a detector level: √amplitude.
     @inline(__always)
-    func intensity(_ level: Float) -> Float { amplitude(level).squareRoot() }
+    public func intensity(_ level: Float) -> Float { amplitude(level).squareRoot() }
 }

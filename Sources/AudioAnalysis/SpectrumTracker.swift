@@ -85,6 +85,9 @@ struct SpectrumTracker {
         power.deallocate()
     }
 
+    /// Clears the window's samples (used with a fresh copy of the tracker's values to start over).
+    func clearHistory() { ring.update(repeating: 0, count: size) }
+
     /// Takes one mono sample; analyses the window when a hop is complete.
     @inline(__always)
     mutating func push(_ x: Float) {

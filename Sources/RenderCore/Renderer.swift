@@ -55,6 +55,8 @@ public final class Renderer {
     /// Engine sample rate in Hz.
     let sampleRate: Double
     let limiter: SoftLimiter
+    /// Haptics derived from the audio buses (`configuration.hapticsFromAudio`), added before the limiter.
+    let audioHaptics: AudioHapticFollower?
     /// `stopFadeSeconds` in frames (≥ 1).
     let stopFadeFrames: Int
     /// One-pole low-pass coefficient of the tone's ≈500 Hz corner at `sampleRate`.
@@ -93,6 +95,11 @@ public final class Renderer {
         statistics = RenderStatistics(slots: configuration.maxPlayers)
         sampleRate = configuration.sampleRate
         limiter = SoftLimiter(knee: Float(configuration.profile.limiterThreshold))
+        audioHaptics = configuration.hapticsFromAudio.map {
+            AudioHapticFollower(
+                settings: $0, profile: configuration.profile, sampleRate: configuration.sampleRate,
+                maxBlockFrames: configuration.maxBlockFrames)
+        }
         stopFadeFrames = max(1, Int((configuration.stopFadeSeconds * configuration.sampleRate).rounded()))
         // One-pole coefficient for a ≈500 Hz corner: 1 − e^(−2π·500/rate).
         var e = 1.0
@@ -285,6 +292,7 @@ public final class Renderer {
             checkFinished(at: next)
             now = next
         }
+        audioHaptics?.process(left: audioL, right: audioR, haptic: haptic, frameCount: frameCount)
         limiter.apply(haptic, count: frameCount)
         currentFrame = UInt64(blockEnd)
         statistics.publishBlock(frame: currentFrame, activeVoices: voiceCount)

@@ -1,3 +1,5 @@
+import AudioAnalysis
+
 /// Capacities and settings of a `Renderer`, fixed when it is created (every buffer is sized from them).
 /// - Important: Thread safety: any thread (a value).
 public struct RendererConfiguration: Sendable, Equatable {
@@ -23,13 +25,17 @@ public struct RendererConfiguration: Sendable, Equatable {
     /// Transport commands (pause, resume, seek, rate, loop) waiting for their frame (≥ 1; default 64);
     /// more are refused.
     public var maxPendingCommands: Int
+    /// Haptics from audio: when set, the haptic bus also carries haptics derived from the audio buses
+    /// with these analysis settings (see `AudioHapticFollower`); nil (the default) leaves it alone.
+    public var hapticsFromAudio: AnalysisSettings?
 
     /// Creates a configuration (checked by `Renderer.init`).
     public init(
         sampleRate: Double = 48_000, profile: ActuatorProfile = .default, maxVoices: Int = 64, maxPlayers: Int = 16,
         maxBlockFrames: Int = 4096, maxPendingParameters: Int = 256, maxNotifications: Int = 64,
-        stopFadeSeconds: Double = 0.005, maxPendingCommands: Int = 64
+        stopFadeSeconds: Double = 0.005, maxPendingCommands: Int = 64, hapticsFromAudio: AnalysisSettings? = nil
     ) {
+        self.hapticsFromAudio = hapticsFromAudio
         self.sampleRate = sampleRate
         self.profile = profile
         self.maxVoices = maxVoices

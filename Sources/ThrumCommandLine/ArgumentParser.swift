@@ -15,6 +15,7 @@ enum ValueOption: String, Sendable {
 enum FlagOption: String, Sendable {
     case help, json, loop, split, strict, watch
     case noNormalize = "no-normalize"
+    case hapticsFromAudio = "haptics-from-audio"
     case allowAnyPath = "allow-any-path"
 }
 

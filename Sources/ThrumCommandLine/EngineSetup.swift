@@ -45,9 +45,20 @@ enum EngineArguments {
         .resources, placeholder: "DIR", help: "also look for audio files here (repeatable)")
     static let allowAnyPath = OptionSpec.flag(
         .allowAnyPath, help: "allow absolute audio paths and paths outside the resource folders")
+    static let hapticsFromAudio = OptionSpec.flag(
+        .hapticsFromAudio, help: "also derive haptics from the audio played, live (see 'thrum analyze')")
+    static let preset = OptionSpec.value(
+        .preset, placeholder: "NAME", help: "with --haptics-from-audio: general (default), ui, impacts, footsteps or music")
     /// The options that pick audio files and the actuator (also taken by `plot`, which renders).
     static let resourceOptions = [profile, resources, allowAnyPath]
-    static let options = [sampleRate, channels] + resourceOptions
+    static let options = [sampleRate, channels] + resourceOptions + [hapticsFromAudio, preset]
+
+    /// Extensions of sound files a PATTERN argument may name: the sound plays as one AudioCustom event.
+    static let soundExtensions: Set<String> = ["wav", "aif", "aiff", "aifc", "flac", "ogg", "oga", "caf", "au", "w64"]
+
+    static func isSound(_ path: String) -> Bool {
+        soundExtensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased())
+    }
 
     static let channelHelp = """
         Channel map entries, one per output channel: L R (audio), M (audio mono), H (haptic),
@@ -78,6 +89,13 @@ enum EngineArguments {
             options.resourceRoots.append(audio)
         }
         options.allowAnyResourcePath = arguments.flag(.allowAnyPath)
+        if arguments.flag(.hapticsFromAudio) {
+            options.hapticsFromAudio = try arguments.value(.preset).map(AnalysisSettingsFile.preset(named:)) ?? .general
+        } else if arguments.value(.preset) != nil {
+            throw UsageError(message: "--preset chooses the settings of --haptics-from-audio; add --haptics-from-audio")
+        }
+        // A sound played on its own is not an AHAP resource: it may be as long as 'thrum analyze' reads.
+        if isSound(patternPath) { options.resourceLimits = analysisLimits }
         return options
     }
 
@@ -102,6 +120,14 @@ enum EngineArguments {
     /// The CHHapticPattern of a pattern argument (bundled name or file); exit 66 missing, 65 bad.
     static func pattern(_ argument: String) throws -> (CHHapticPattern, String) {
         let path = BundledResources.patternPath(argument)
+        if isSound(path) {
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw CommandFailure(.noInput, "cannot open '\(path)': no such file (check the path)")
+            }
+            let url = URL(fileURLWithPath: path)
+            let sound = PatternData(events: [EventData(type: .audioCustom, time: 0, waveformPath: url.lastPathComponent)])
+            return (CHHapticPattern(data: sound, sourceFolder: url.deletingLastPathComponent().path), path)
+        }
         let (data, _) = try loadPattern(path)
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         return (CHHapticPattern(data: data, sourceFolder: folder), path)

@@ -47,7 +47,8 @@ let playCommand = Subcommand(
             .flag(.watch, short: "w", help: "replay the file whenever it is saved; keep the last good version on errors"),
         ] + TransportArguments.options + EngineArguments.options,
         details: """
-            PATTERN is an AHAP file or the name of a bundled pattern (see 'thrum list').
+            PATTERN is an AHAP file, the name of a bundled pattern (see 'thrum list') or a sound file (WAV, FLAC, …),
+            played as it is; --haptics-from-audio adds haptics derived from the audio live.
             Default channels: L+H,R+H (hear audio and haptics on speakers). An actuator on the right channel
             of a stereo card: --channels M,H. An actuator alone on a mono output: --channels H.
             \(EngineArguments.channelHelp)

@@ -33,7 +33,8 @@ let renderCommand = Subcommand(
             .value(.format, placeholder: "FORMAT", help: "sample format: float (default), pcm16 or pcm24"),
         ] + TransportArguments.options + EngineArguments.options,
         details: """
-            PATTERN is an AHAP file or the name of a bundled pattern (see 'thrum list').
+            PATTERN is an AHAP file, the name of a bundled pattern (see 'thrum list') or a sound file (WAV, FLAC, …),
+            played as it is; --haptics-from-audio adds haptics derived from the audio live.
             Default channels: L,R,H (audio left, audio right, haptic). Files: WAV, AIFF, FLAC, OGG, CAF, AU, …
             \(EngineArguments.channelHelp)
             Exit status: 0 ok, 64 usage, 65 bad pattern or audio file, 66 pattern missing, 74 cannot write.

@@ -1,3 +1,4 @@
+import AudioAnalysis
 import Foundation
 import ThrumModel
 import ThrumTestSupport
@@ -49,11 +50,12 @@ func compile(
 /// Renders `frames` frames, splitting into blocks given by `blockSize` (called once per block).
 /// `setup` runs once before the first block (start players, queue parameters and stops).
 func render(
-    rate: Double = 8000, frames: Int, maxVoices: Int = 64, blockSize: (inout SplitMix64) -> Int = { _ in 512 },
-    seed: UInt64 = 1, setup: (Renderer) -> Void
+    rate: Double = 8000, frames: Int, maxVoices: Int = 64, hapticsFromAudio: AnalysisSettings? = nil,
+    blockSize: (inout SplitMix64) -> Int = { _ in 512 }, seed: UInt64 = 1, setup: (Renderer) -> Void
 ) -> (Buses, Renderer) {
     let renderer = Renderer(
-        configuration: RendererConfiguration(sampleRate: rate, maxVoices: maxVoices, maxBlockFrames: max(frames, 1)))
+        configuration: RendererConfiguration(
+            sampleRate: rate, maxVoices: maxVoices, maxBlockFrames: max(frames, 1), hapticsFromAudio: hapticsFromAudio))
     setup(renderer)
     var buses = Buses(
         left: [Float](repeating: 0, count: frames), right: [Float](repeating: 0, count: frames),

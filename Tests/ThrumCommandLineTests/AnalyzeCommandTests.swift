@@ -251,4 +251,23 @@ import ThrumTestSupport
         let check = runThrum(["check", dir + "/p.ahap"])
         #expect(check.status == 0 && check.out.contains("0 errors, 0 warnings"), "\(check.out)")
     }
+
+    /// `render` (and `play`) take a sound file as the pattern; --haptics-from-audio derives the haptic
+    /// channel from it on the render thread.
+    @Test func renderDerivesHapticsFromASoundFile() throws {
+        let temporary = TemporaryDirectory("analyze")
+        let dir = temporary.path
+        try writeWAV(bursts([0.1, 0.5], seconds: 1, rate: 48_000), rate: 48_000, to: dir + "/s.wav")
+        for (flag, expectHaptics) in [(["--haptics-from-audio"], true), ([], false)] {
+            let result = runThrum(["render", dir + "/s.wav", "-o", dir + "/out.wav", "--channels", "L,H"] + flag)
+            #expect(result.status == 0, "\(result.err)")
+            let decoded = try AudioFileLoader.load(path: dir + "/out.wav", targetSampleRate: 48_000)
+            let haptic = (0..<decoded.frameCount).map { decoded[frame: $0, channel: 1] }
+            let audio = (0..<decoded.frameCount).map { decoded[frame: $0, channel: 0] }
+            #expect(audio.contains { $0 != 0 }, "the sound plays")
+            #expect(haptic.contains { abs($0) > 0.1 } == expectHaptics, "flags \(flag)")
+        }
+        let preset = runThrum(["render", dir + "/s.wav", "-o", dir + "/out.wav", "--preset", "music"])
+        #expect(preset.status == 64 && preset.err.contains("add --haptics-from-audio"))
+    }
 }

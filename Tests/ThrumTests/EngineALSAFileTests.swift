@@ -16,15 +16,17 @@ import Thrum
         return options
     }
 
-    @Test(arguments: ["checkout", "heartbeat", "click-with-sound"])
-    func deviceBytesEqualTheOfflineRender(name: String) throws {
+    @Test(arguments: [("checkout", false), ("heartbeat", false), ("click-with-sound", false), ("click-with-sound", true)])
+    func deviceBytesEqualTheOfflineRender(name: String, hapticsFromAudio: Bool) throws {
         let path = NSTemporaryDirectory() + "thrum-file-\(name)-\(UUID().uuidString).raw"
         defer { unlink(path) }
         let config = "pcm.thrumtest { type file slave.pcm { type null } file \"\(path)\" format raw }"
         var liveOptions = options(output: .alsaConfiguration(text: config, pcmName: "thrumtest"))
         liveOptions.resourceRoots = [packageRoot.appendingPathComponent("Resources/Audio").path]
+        liveOptions.hapticsFromAudio = hapticsFromAudio ? .general : nil
         var offlineOptions = options(output: .offline)
         offlineOptions.resourceRoots = liveOptions.resourceRoots
+        offlineOptions.hapticsFromAudio = liveOptions.hapticsFromAudio
         let pattern = try CHHapticPattern(
             contentsOf: packageRoot.appendingPathComponent("Resources/Patterns/\(name).ahap"))
 

@@ -196,7 +196,7 @@ public final class CHHapticEngine: @unchecked Sendable {
             sampleRate: options.sampleRate, profile: options.actuatorProfile, maxVoices: options.maxVoices,
             maxPlayers: options.maxPlayers, maxBlockFrames: max(options.periodFrames, 1024),
             maxPendingParameters: options.maxPendingParameters, maxNotifications: options.maxPlayers * 2,
-            maxPendingCommands: options.maxPendingCommands)
+            maxPendingCommands: options.maxPendingCommands, hapticsFromAudio: options.hapticsFromAudio)
         let core: EngineCore
         do {
             core = try EngineCore(configuration: configuration, channelMap: options.channelMap)

@@ -52,6 +52,12 @@ extension CHHapticEngine {
         /// page (hundreds of MB of RSS for a Swift process); turn it on for long sessions on a loaded machine.
         public var lockMemory = false
 
+        /// Haptics from audio: when set, the haptic bus also carries haptics derived on the render thread
+        /// from the audio the engine plays (AudioCustom and AudioContinuous events), with these analysis
+        /// settings — level, sharpness and onsets drive a vibration in the actuator's band. Live audio has
+        /// no known peak, so a full-scale sine maps to intensity 1 (`normalize` does not apply). Default nil.
+        public var hapticsFromAudio: AnalysisSettings? = nil
+
         /// Options with the defaults above.
         public init() {}
     }

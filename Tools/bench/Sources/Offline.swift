@@ -72,8 +72,11 @@ func benchThroughput(runs: Int) throws {
 // MARK: - voices
 
 /// An offline engine at 48 kHz with `count` players started at once, one sounding voice each.
-func voiceEngine(count: Int, periodFrames: Int) throws -> (CHHapticEngine, [any CHHapticPatternPlayer]) {
+func voiceEngine(
+    count: Int, periodFrames: Int, hapticsFromAudio: Bool = false
+) throws -> (CHHapticEngine, [any CHHapticPatternPlayer]) {
     var options = CHHapticEngine.Options()
+    options.hapticsFromAudio = hapticsFromAudio ? .general : nil
     options.output = .offline
     options.sampleRate = 48_000
     options.periodFrames = periodFrames
@@ -178,9 +181,9 @@ func benchAlloc() throws -> Int32 {
         emit(Row(figure: "Heap allocations in 2000 periods, 64 voices", value: "not measured: malloc interposition failed (sanity count 0)", target: "0", command: command))
         return 1
     }
-    progress("alloc: 64 voices, 50 warm-up periods, then 2000 counted periods")
+    progress("alloc: 64 voices and haptics from audio, 50 warm-up periods, then 2000 counted periods")
     let periodFrames = 256
-    let (engine, players) = try voiceEngine(count: 64, periodFrames: periodFrames)
+    let (engine, players) = try voiceEngine(count: 64, periodFrames: periodFrames, hapticsFromAudio: true)
     let buffer = UnsafeMutablePointer<Float>.allocate(capacity: periodFrames * engine.options.channelMap.channelCount)
     defer { buffer.deallocate() }
     for _ in 0..<50 { try engine.renderOffline(frameCount: periodFrames, into: buffer, deliverCallbacks: false) }
@@ -196,7 +199,7 @@ func benchAlloc() throws -> Int32 {
     print("frees: \(frees)")
     emit(
         Row(
-            figure: "Heap allocations / frees on the rendering thread, 2000 periods × 256 frames, 64 voices (offline)",
+            figure: "Heap allocations / frees on the rendering thread, 2000 periods × 256 frames, 64 voices and haptics from audio (offline)",
             value: "\(allocations) / \(frees)", target: "0", command: command))
     note("alloc: malloc/free/calloc/realloc/memalign interposed in thrum-bench (CMallocCounter); the sanity check counted \(sanity) allocation(s) for one [Int](repeating:count:) in a counted window")
     return allocations == 0 && frees == 0 ? 0 : 1
