@@ -15,6 +15,7 @@ struct SlotCounters: ~Copyable {
 public final class RenderStatistics: @unchecked Sendable {
     // @unchecked: `slots` is allocated once in init and only ever accessed through its atomics.
     private let overflows = Atomic<Int>(0)
+    private let nonFinite = Atomic<Int>(0)
     private let active = Atomic<Int>(0)
     private let droppedNotificationCount = Atomic<Int>(0)
     private let retiredParameters = Atomic<Int>(0)
@@ -37,6 +38,9 @@ public final class RenderStatistics: @unchecked Sendable {
 
     /// Events that found no free voice (and were not played) since the renderer was created.
     public var voiceOverflowCount: Int { overflows.load(ordering: .relaxed) }
+    /// Output samples that were not finite (NaN or ±∞) and were replaced by 0 before leaving the renderer,
+    /// since it was created. Never more than 0 for patterns and profiles that passed validation.
+    public var nonFiniteSampleCount: Int { nonFinite.load(ordering: .relaxed) }
     /// Voices sounding at the end of the last block.
     public var activeVoices: Int { active.load(ordering: .relaxed) }
     /// Notifications lost because the notification list was full.
@@ -66,6 +70,8 @@ public final class RenderStatistics: @unchecked Sendable {
 
     /// An event found no free voice (or a paused voice no parking place, or a resumed one no voice).
     func countVoiceOverflow() { overflows.add(1, ordering: .relaxed) }
+    /// `count` output samples were not finite and were zeroed.
+    func countNonFinite(_ count: Int) { nonFinite.add(count, ordering: .relaxed) }
     /// A notification was lost: the queue was full.
     func countDroppedNotification() { droppedNotificationCount.add(1, ordering: .relaxed) }
 

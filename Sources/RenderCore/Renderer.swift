@@ -294,6 +294,10 @@ public final class Renderer {
         }
         audioHaptics?.process(left: audioL, right: audioR, haptic: haptic, frameCount: frameCount)
         limiter.apply(haptic, count: frameCount)
+        // The last guard: nothing non-finite leaves the renderer (DECISIONS: zeroed and counted).
+        let zeroed = Self.zeroNonFinite(audioL, frameCount) + Self.zeroNonFinite(audioR, frameCount)
+            + Self.zeroNonFinite(haptic, frameCount)
+        if zeroed > 0 { statistics.countNonFinite(zeroed) }
         currentFrame = UInt64(blockEnd)
         statistics.publishBlock(frame: currentFrame, activeVoices: voiceCount)
         statistics.publishRetired(parameters: parameterCalls - pending.count, commands: commandCalls - commands.count)
@@ -302,6 +306,18 @@ public final class Renderer {
                 slot, seconds: players[slot].reportedPosition(at: blockEnd), loops: players[slot].loopCount,
                 phase: players[slot].phase)
         }
+    }
+
+    /// Replaces every non-finite sample among `count` at `bus` by 0; returns how many there were.
+    /// Real-time safe: no allocation, one pass.
+    @inline(__always)
+    static func zeroNonFinite(_ bus: UnsafeMutablePointer<Float>, _ count: Int) -> Int {
+        var zeroed = 0
+        for i in 0..<count where !bus[i].isFinite {
+            bus[i] = 0
+            zeroed += 1
+        }
+        return zeroed
     }
 
     /// Adds `count` frames of every sounding voice, from engine frame `frame`, into the buses.

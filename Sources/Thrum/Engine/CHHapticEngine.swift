@@ -137,6 +137,10 @@ public final class CHHapticEngine: @unchecked Sendable {
     /// Events dropped because every voice was busy, since the engine started (a Thrum addition).
     public var voiceOverflowCount: Int { state.withLock { $0.run?.link.statistics.voiceOverflowCount ?? 0 } }
 
+    /// Output samples that were not finite and were replaced by 0 before reaching the device or buffer,
+    /// since the engine started (a Thrum addition; a last guard that valid patterns never trigger).
+    public var nonFiniteSampleCount: Int { state.withLock { $0.run?.link.statistics.nonFiniteSampleCount ?? 0 } }
+
     /// A warning from the last start, e.g. that real-time scheduling was refused (a Thrum addition).
     public var startWarning: String? { state.withLock { $0.run?.playback?.realtimeWarning } }
 
