@@ -79,7 +79,7 @@ let checkCommand = Subcommand(
                 "files": files, "errors": errorCount, "warnings": warningCount, "rejected": rejected,
                 "missing": missing,
             ]
-            console.print(try jsonText(document))
+            console.printExact(try jsonText(document))
         } else {
             console.print(summary)
         }

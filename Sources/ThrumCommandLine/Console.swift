@@ -17,18 +17,21 @@ public struct Console: Sendable {
         self.errIsTerminal = errIsTerminal
     }
 
-    /// The process's standard output and standard error.
+    /// The process's standard output and standard error (see ``StandardStreams``: a failed write to
+    /// standard output is remembered and ends the command with exit 74).
     public static var standard: Console {
         Console(
-            out: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
-            err: { text in FileHandle.standardError.write(Data(text.utf8)) },
+            out: { text in StandardStreams.write(text, to: STDOUT_FILENO) },
+            err: { text in StandardStreams.write(text, to: STDERR_FILENO) },
             errIsTerminal: isatty(STDERR_FILENO) == 1)
     }
 
-    /// Writes `text` and a newline to standard output.
-    func print(_ text: String) { writeOut(text + "\n") }
-    /// Writes `text` and a newline to standard error.
-    func error(_ text: String) { writeErr(text + "\n") }
+    /// Writes `text` and a newline to standard output, control characters escaped (``TerminalText``).
+    func print(_ text: String) { writeOut(TerminalText.escaped(text) + "\n") }
+    /// Writes `text` and a newline to standard output exactly as it is (`--json` output).
+    func printExact(_ text: String) { writeOut(text + "\n") }
+    /// Writes `text` and a newline to standard error, control characters escaped (``TerminalText``).
+    func error(_ text: String) { writeErr(TerminalText.escaped(text) + "\n") }
 }
 
 /// Exit codes (sysexits), as DECISIONS.md fixes them.

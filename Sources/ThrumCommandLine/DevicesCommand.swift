@@ -12,7 +12,7 @@ let devicesCommand = Subcommand(
     run: { arguments, console in
         let devices = ALSADevices.playbackDevices()
         if arguments.flag(.json) {
-            console.print(
+            console.printExact(
                 try jsonText(
                     devices.map { ["name": $0.name, "description": $0.description, "default": $0.isDefault] }))
             return .ok

@@ -87,6 +87,10 @@ let infoCommand = Subcommand(
         let path = arguments.positionals[0]
         let (pattern, diagnostics) = try loadPattern(path)
         let summary = PatternSummary(file: path, pattern: pattern, warnings: diagnostics.count)
-        console.print(arguments.flag(.json) ? try jsonText(summary.jsonObject) : summary.text)
+        if arguments.flag(.json) {
+            console.printExact(try jsonText(summary.jsonObject))
+        } else {
+            console.print(summary.text)
+        }
         return .ok
     })

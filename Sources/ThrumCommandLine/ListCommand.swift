@@ -23,7 +23,7 @@ let listCommand = Subcommand(
             rows.append((String(file.dropLast(5)), pattern.duration, description))
         }
         if arguments.flag(.json) {
-            console.print(
+            console.printExact(
                 try jsonText(rows.map { ["name": $0.name, "duration": $0.duration, "description": $0.description] }))
             return .ok
         }

@@ -31,6 +31,20 @@ public enum ThrumCommandLine {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The process's `thrum`: prepares the standard streams, runs `arguments` (without the program
+    /// name) on them and returns the exit status; a failed write to standard output makes it 74.
+    public static func main(_ arguments: [String]) -> Int32 {
+        StandardStreams.prepare()
+        let console = Console.standard
+        let status = run(arguments, console: console)
+        if let error = StandardStreams.outputError {
+            // A reader that went away (`thrum list | head -1`) is not worth a message; the status says it.
+            if error != EPIPE { console.error("thrum: cannot write to standard output: \(String(cString: strerror(error)))") }
+            return ExitCode.ioError.rawValue
+        }
+        return status
+    }
+
     /// Runs `thrum` with `arguments` (without the program name) and returns the exit status.
     public static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
         // alsa-lib prints its own errors to stderr; Thrum reports them in one line instead.
