@@ -139,3 +139,33 @@ struct PendingOutputError: Error {
     init(_ reason: String) { self.reason = reason }
     init(errno number: Int32) { reason = String(cString: strerror(number)) }
 }
+
+/// Writes whole files the way ``AudioFileWriter`` does: under a temporary name beside the target,
+/// renamed over it once complete (a destination that is not a regular file gets one copy), so a
+/// failure leaves nothing and an existing file is never half-replaced. Any thread; not real-time safe.
+public enum OutputFile {
+    /// Writes `data` to `path`.
+    /// - Throws: `.writeFailed` naming the file and the system's reason.
+    public static func write(_ data: Data, to path: String) throws(AudioResourceError) {
+        do throws(PendingOutputError) {
+            let output = try PendingOutput.forPath(path)
+            let failure: Int32 = data.withUnsafeBytes { bytes in
+                var done = 0
+                while done < bytes.count {
+                    let count = Glibc.write(output.descriptor, bytes.baseAddress! + done, bytes.count - done)
+                    if count < 0 && errno == EINTR { continue }
+                    guard count > 0 else { return count < 0 ? errno : EIO }
+                    done += count
+                }
+                return 0
+            }
+            guard failure == 0 else {
+                output.discard()
+                throw PendingOutputError(errno: failure)
+            }
+            try output.commit()
+        } catch {
+            throw .writeFailed(path: path, reason: error.reason)
+        }
+    }
+}

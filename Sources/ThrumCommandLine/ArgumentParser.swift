@@ -4,10 +4,16 @@ import ThrumModel
 /// The options that take a value (`--output FILE`), one case for each any command accepts: reading an
 /// option by a name that does not exist is a compile error. The raw value is the long name.
 enum ValueOption: String, Sendable {
-    case channels, device, duration, format, loops, output, period, periods, profile, rate, resources, seek, width
+    case channels, device, duration, format, loops, output, period, periods, profile, rate, resources, seek, voices, width
     case attack, band, gain, hold, preset, release, sensitivity, settings, tolerance
     case breakpointsPerSecond = "breakpoints-per-second"
     case loopEnd = "loop-end"
+    case maxAudioBytes = "max-audio-bytes"
+    case maxAudioMemory = "max-audio-memory"
+    case maxAudioSeconds = "max-audio-seconds"
+    case maxCurvePoints = "max-curve-points"
+    case maxEvents = "max-events"
+    case maxPatternBytes = "max-pattern-bytes"
     case sampleRate = "sample-rate"
 }
 

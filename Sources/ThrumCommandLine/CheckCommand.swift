@@ -1,54 +1,55 @@
 import AHAPCodec
 import Foundation
+import RenderCore
 import ThrumModel
-
-/// Reads one pattern file for a command: a missing file is exit 66, errors in it exit 65.
-func loadPattern(_ path: String) throws -> (pattern: PatternData, diagnostics: [Diagnostic]) {
-    guard FileManager.default.fileExists(atPath: path) else {
-        throw CommandFailure(.noInput, "cannot open '\(path)': no such file (check the path)")
-    }
-    let result = AHAPDecoder.decode(contentsOfFile: path)
-    guard let pattern = result.pattern, !result.hasErrors else {
-        let first = result.diagnostics.first { $0.severity == .error }
-        throw CommandFailure(
-            .dataError,
-            (first?.formatted ?? "\(path): the pattern cannot be loaded")
-                + " (run 'thrum check \(path)' for every problem)")
-    }
-    return (pattern, result.diagnostics)
-}
 
 let checkCommand = Subcommand(
     spec: CommandSpec(
         name: "check",
-        summary: "Check AHAP files the way Core Haptics reads them and list every problem.",
+        summary: "Check AHAP files the way Core Haptics reads them and 'thrum play' plays them; list every problem.",
         positionalUsage: "FILE...", minPositionals: 1, maxPositionals: nil,
         options: [
             .flag(.strict, help: "treat warnings as errors (exit 65 if there are any)"),
             .flag(.json, help: "print the findings as JSON for tools"),
-        ],
+            EngineArguments.sampleRate, EngineArguments.voices,
+        ] + EngineArguments.resourceOptions + PatternLimits.options,
         details: """
             Each finding is one line: FILE:LINE:COLUMN: error|warning: PATH: MESSAGE [CHHapticError.code].
-            Exit status: 0 clean or warnings only, 65 errors (or warnings with --strict), 66 a file is missing.
+            Besides the file itself, check loads its audio files as 'thrum play' does (the same folders,
+            --resources, --allow-any-path and limits), and warns when more events sound at once than the
+            engine has voices (--voices) or when the pattern is longer than 'thrum render' takes without
+            --duration. FILE may be - for standard input.
+            Exit status: 0 clean or warnings only, 65 errors (or warnings with --strict), 66 a file is
+            missing or unreadable.
             """),
     run: { arguments, console in
         let strict = arguments.flag(.strict)
+        let limits = try PatternLimits(arguments)
         var files: [[String: Any]] = []
         var errorCount = 0
         var warningCount = 0
         var missing = 0
         var rejected = 0
-        for path in arguments.positionals {
-            guard FileManager.default.fileExists(atPath: path) else {
+        for argument in arguments.positionals {
+            let name = PatternInput.displayName(argument)
+            var diagnostics: [Diagnostic]
+            do {
+                let data = try PatternInput.read(argument, limits: limits)
+                diagnostics = try checkDiagnostics(data, argument: argument, limits: limits, arguments: arguments)
+            } catch let failure as PatternInput.Failure where failure.code == .noInput {
                 missing += 1
+                let reason = failure.reason
                 if arguments.flag(.json) {
-                    files.append(["file": path, "missing": true, "loaded": false, "diagnostics": [Any]()])
+                    files.append([
+                        "file": name, "missing": true, "loaded": false, "reason": reason, "diagnostics": [Any](),
+                    ])
                 } else {
-                    console.print("\(path): error: no such file")
+                    console.print("\(name): error: \(reason)")
                 }
                 continue
+            } catch let failure as PatternInput.Failure {
+                diagnostics = [Diagnostic(.error, file: name, path: "", message: failure.reason)]
             }
-            var diagnostics = AHAPDecoder.decode(contentsOfFile: path).diagnostics
             if strict {
                 diagnostics = diagnostics.map { diagnostic in
                     var promoted = diagnostic
@@ -62,7 +63,7 @@ let checkCommand = Subcommand(
             if errors > 0 { rejected += 1 }
             if arguments.flag(.json) {
                 files.append([
-                    "file": path, "missing": false, "loaded": errors == 0,
+                    "file": name, "missing": false, "loaded": errors == 0,
                     "diagnostics": diagnostics.map(\.jsonObject),
                 ])
             } else {
@@ -86,6 +87,24 @@ let checkCommand = Subcommand(
         if missing > 0 { return .noInput }
         return errorCount > 0 ? .dataError : .ok
     })
+
+/// Every finding for one pattern file's bytes: the decoder's, then the count limits, then what `play`
+/// would refuse or lose (``PlayCheck``), each stage only when the one before found no error.
+func checkDiagnostics(_ data: Data, argument: String, limits: PatternLimits, arguments: ParsedArguments) throws
+    -> [Diagnostic]
+{
+    let name = PatternInput.displayName(argument)
+    let result = AHAPDecoder.decode(data: data, file: name)
+    guard let pattern = result.pattern, !result.hasErrors else { return result.diagnostics }
+    let problems = limits.problems(in: pattern)
+    guard problems.isEmpty else {
+        return result.diagnostics + problems.map { Diagnostic(.error, file: name, path: "", message: $0) }
+    }
+    let loaded = LoadedPattern(pattern: pattern, diagnostics: result.diagnostics, sourcePaths: result.sourcePaths)
+    let options = try EngineArguments.engineOptions(arguments, patternPath: argument, defaultChannels: .separate)
+    let folder = argument == "-" ? nil : URL(fileURLWithPath: argument).deletingLastPathComponent().path
+    return result.diagnostics + PlayCheck.diagnostics(loaded, file: name, folder: folder, options: options)
+}
 
 /// Pretty, key-sorted JSON text of a Foundation JSON object.
 func jsonText(_ object: Any) throws -> String {

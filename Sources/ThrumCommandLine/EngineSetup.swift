@@ -1,3 +1,4 @@
+import AudioResources
 import Foundation
 import RenderCore
 import Thrum
@@ -49,9 +50,18 @@ enum EngineArguments {
         .hapticsFromAudio, help: "also derive haptics from the audio played, live (see 'thrum analyze')")
     static let preset = OptionSpec.value(
         .preset, placeholder: "NAME", help: "with --haptics-from-audio: general (default), ui, impacts, footsteps or music")
+    static let voices = OptionSpec.value(
+        .voices, placeholder: "N", help: "voices sounding at once, 1 to 1024 (default 64); more events are dropped")
+    /// The audio file limits (DECISIONS.md "Audio events").
+    static let audioLimits: [OptionSpec] = [
+        .value(.maxAudioBytes, placeholder: "N", help: "largest audio file, in bytes (default 4200000)"),
+        .value(.maxAudioSeconds, placeholder: "S", help: "longest audio file, in seconds (default 23)"),
+        .value(
+            .maxAudioMemory, placeholder: "N", help: "decoded audio of all files together, in bytes (default 92160000)"),
+    ]
     /// The options that pick audio files and the actuator (also taken by `plot`, which renders).
-    static let resourceOptions = [profile, resources, allowAnyPath]
-    static let options = [sampleRate, channels] + resourceOptions + [hapticsFromAudio, preset]
+    static let resourceOptions = [profile, resources, allowAnyPath] + audioLimits
+    static let options = [sampleRate, channels, voices] + resourceOptions + [hapticsFromAudio, preset]
 
     /// Extensions of sound files a PATTERN argument may name: the sound plays as one AudioCustom event.
     static let soundExtensions: Set<String> = ["wav", "aif", "aiff", "aifc", "flac", "ogg", "oga", "caf", "au", "w64"]
@@ -80,7 +90,20 @@ enum EngineArguments {
         } else {
             options.channelMap = defaultChannels
         }
-        if let profile = arguments.value(.profile) { options.actuatorProfile = try loadProfile(profile) }
+        if let profile = arguments.value(.profile) {
+            options.actuatorProfile = try loadProfile(profile)
+            do {
+                try options.actuatorProfile.validate(sampleRate: options.sampleRate)
+            } catch {
+                throw CommandFailure(.dataError, "actuator profile \(profile): \(error)")
+            }
+        }
+        options.maxVoices = try arguments.int(.voices, in: 1...1024) ?? options.maxVoices
+        var limits = AudioResourceLimits()
+        limits.maxFileBytes = try arguments.int(.maxAudioBytes, in: 1...Int(Int32.max)) ?? limits.maxFileBytes
+        limits.maxDurationSeconds = try arguments.double(.maxAudioSeconds, in: 0.001...86_400) ?? limits.maxDurationSeconds
+        limits.maxTotalDecodedBytes = try arguments.int(.maxAudioMemory, in: 1...(1 << 40)) ?? limits.maxTotalDecodedBytes
+        options.resourceLimits = limits
         options.resourceRoots = arguments.allValues(.resources)
         if let audio = BundledResources.audio, let patterns = BundledResources.patterns,
             URL(fileURLWithPath: patternPath).resolvingSymlinksInPath().deletingLastPathComponent().path
@@ -117,10 +140,12 @@ enum EngineArguments {
         }
     }
 
-    /// The CHHapticPattern of a pattern argument (bundled name or file); exit 66 missing, 65 bad.
-    static func pattern(_ argument: String) throws -> (CHHapticPattern, String) {
-        let path = BundledResources.patternPath(argument)
-        if isSound(path) {
+    /// The CHHapticPattern of a pattern argument (bundled name, file, a sound file played as one
+    /// AudioCustom event, or `-` for standard input, whose audio paths resolve against the resource
+    /// folders only) and its name; exit 66 missing, 65 bad.
+    static func pattern(_ argument: String, limits: PatternLimits) throws -> (CHHapticPattern, String) {
+        let path = argument == "-" ? argument : BundledResources.patternPath(argument)
+        if path != "-" && isSound(path) {
             guard FileManager.default.fileExists(atPath: path) else {
                 throw CommandFailure(.noInput, "cannot open '\(path)': no such file (check the path)")
             }
@@ -128,9 +153,9 @@ enum EngineArguments {
             let sound = PatternData(events: [EventData(type: .audioCustom, time: 0, waveformPath: url.lastPathComponent)])
             return (CHHapticPattern(data: sound, sourceFolder: url.deletingLastPathComponent().path), path)
         }
-        let (data, _) = try loadPattern(path)
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        return (CHHapticPattern(data: data, sourceFolder: folder), path)
+        let loaded = try loadPattern(path, limits: limits)
+        let folder = path == "-" ? nil : URL(fileURLWithPath: path).deletingLastPathComponent().path
+        return (CHHapticPattern(data: loaded.pattern, sourceFolder: folder), PatternInput.displayName(path))
     }
 }
 
@@ -168,9 +193,29 @@ struct OfflineRender {
         }
     }
 
+    /// What a render made and lost.
+    struct Outcome {
+        /// Frames rendered.
+        var frames: Int
+        /// Events that found no free voice and did not play.
+        var droppedEvents: Int
+        /// Non-finite samples the renderer's last guard replaced by 0 (never, for a valid pattern).
+        var zeroedSamples: Int
+
+        /// "; 3 events dropped …" for a summary line, or "" when nothing was lost.
+        func losses(voices: Int) -> String {
+            var text = ""
+            if droppedEvents > 0 {
+                text += "; \(droppedEvents) event\(droppedEvents == 1 ? "" : "s") dropped: more than \(voices) sounding at once (raise the pool with --voices N)"
+            }
+            if zeroedSamples > 0 { text += "; \(zeroedSamples) non-finite samples replaced by silence" }
+            return text
+        }
+    }
+
     /// Renders block by block until the pattern has ended (its release tails included), or exactly
-    /// `limit` frames, at most `maxFrames`; hands each block, interleaved, to `consume`. Returns the frames.
-    func run(limit: Int?, maxFrames: Int = .max, _ consume: (UnsafeBufferPointer<Float>) throws -> Void) throws -> Int {
+    /// `limit` frames, at most `maxFrames`; hands each block, interleaved, to `consume`.
+    func run(limit: Int?, maxFrames: Int = .max, _ consume: (UnsafeBufferPointer<Float>) throws -> Void) throws -> Outcome {
         let channels = engine.options.channelMap.channelCount
         let block = 1024
         var buffer = [Float](repeating: 0, count: block * channels)
@@ -185,7 +230,9 @@ struct OfflineRender {
             rendered += count
             if limit == nil, end != nil { break }
         }
+        let outcome = Outcome(
+            frames: rendered, droppedEvents: engine.voiceOverflowCount, zeroedSamples: engine.nonFiniteSampleCount)
         engine.stop()
-        return rendered
+        return outcome
     }
 }

@@ -81,12 +81,16 @@ let infoCommand = Subcommand(
         name: "info",
         summary: "Show a pattern's duration, events, curves, audio files and peak intensity.",
         positionalUsage: "FILE", minPositionals: 1, maxPositionals: 1,
-        options: [.flag(.json, help: "print the facts as JSON for tools")],
-        details: "Exit status: 0 ok, 65 the pattern has errors (see 'thrum check'), 66 the file is missing."),
+        options: [.flag(.json, help: "print the facts as JSON for tools")] + PatternLimits.options,
+        details: """
+            FILE may be - for standard input.
+            Exit status: 0 ok, 65 the pattern has errors (see 'thrum check'), 66 the file is missing or unreadable.
+            """),
     run: { arguments, console in
         let path = arguments.positionals[0]
-        let (pattern, diagnostics) = try loadPattern(path)
-        let summary = PatternSummary(file: path, pattern: pattern, warnings: diagnostics.count)
+        let loaded = try loadPattern(path, limits: PatternLimits(arguments))
+        let summary = PatternSummary(
+            file: PatternInput.displayName(path), pattern: loaded.pattern, warnings: loaded.diagnostics.count)
         if arguments.flag(.json) {
             console.printExact(try jsonText(summary.jsonObject))
         } else {

@@ -7,34 +7,6 @@ import RenderCore
 import Synchronization
 import Thrum
 
-/// Turns SIGINT and SIGTERM into a flag the play loop polls, so playback stops cleanly.
-final class InterruptFlag {
-    private final class Received: Sendable {
-        let number = Atomic<Int32>(0)
-    }
-    private let received = Received()
-    private var sources: [any DispatchSourceSignal] = []
-
-    init() {
-        for number in [SIGINT, SIGTERM] {
-            Glibc.signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [received] in received.number.store(number, ordering: .relaxed) }
-            source.resume()
-            sources.append(source)
-        }
-    }
-
-    /// The signal received, or 0.
-    var signalNumber: Int32 { received.number.load(ordering: .relaxed) }
-
-    deinit {
-        for source in sources { source.cancel() }
-        Glibc.signal(SIGINT, SIG_DFL)
-        Glibc.signal(SIGTERM, SIG_DFL)
-    }
-}
-
 let playCommand = Subcommand(
     spec: CommandSpec(
         name: "play",
@@ -45,10 +17,10 @@ let playCommand = Subcommand(
             .value(.period, placeholder: "FRAMES", help: "frames per period (default 256)"),
             .value(.periods, placeholder: "N", help: "periods in the device buffer (default 4)"),
             .flag(.watch, short: "w", help: "replay the file whenever it is saved; keep the last good version on errors"),
-        ] + TransportArguments.options + EngineArguments.options,
+        ] + TransportArguments.options + EngineArguments.options + PatternLimits.options,
         details: """
-            PATTERN is an AHAP file, the name of a bundled pattern (see 'thrum list') or a sound file (WAV, FLAC, …),
-            played as it is; --haptics-from-audio adds haptics derived from the audio live.
+            PATTERN is an AHAP file, the name of a bundled pattern (see 'thrum list'), - for standard input, or a
+            sound file (WAV, FLAC, …), played as it is; --haptics-from-audio adds haptics derived from the audio live.
             Default channels: L+H,R+H (hear audio and haptics on speakers). An actuator on the right channel
             of a stereo card: --channels M,H. An actuator alone on a mono output: --channels H.
             \(EngineArguments.channelHelp)
@@ -56,11 +28,16 @@ let playCommand = Subcommand(
             ←/→ seek ∓1 s, +/- rate ×/÷ 1.25, l loop on/off, m mute haptics, q quit.
             With --watch, each save is checked and replayed on the running engine (a broken edit prints its
             problems and the last good version keeps playing); playback runs until q or Ctrl-C.
-            Ctrl-C stops playback cleanly (exit 130).
+            Ctrl-C, SIGTERM and SIGHUP stop playback cleanly (exit 130). Started in the background
+            ('thrum play … &'), it leaves the terminal alone: no keys, no status line.
             Exit status: 0 ok, 64 usage, 65 bad pattern or audio file, 66 pattern missing, 69 no playback device.
             """),
     run: { arguments, console in
-        let (pattern, path) = try EngineArguments.pattern(arguments.positionals[0])
+        let limits = try PatternLimits(arguments)
+        if arguments.flag(.watch) && arguments.positionals[0] == "-" {
+            throw UsageError(message: "--watch needs a pattern file to watch, not standard input")
+        }
+        let (pattern, path) = try EngineArguments.pattern(arguments.positionals[0], limits: limits)
         var options = try EngineArguments.engineOptions(arguments, patternPath: path, defaultChannels: .speakers)
         let transport = try TransportArguments(arguments)
         let device = arguments.value(.device) ?? "default"
@@ -95,10 +72,12 @@ let playCommand = Subcommand(
             guard let watcher = FileWatcher(path: path) else {
                 throw CommandFailure(.software, "cannot watch \(path) for changes (inotify unavailable)")
             }
-            session.watch = PatternWatch(watcher: watcher, path: path, transport: transport)
+            session.watch = PatternWatch(watcher: watcher, path: path, transport: transport, limits: limits)
         }
         let outcome = session.run(until: transport.duration, interrupt: interrupt)
         let xruns = engine.xrunCount
+        let dropped = engine.voiceOverflowCount
+        let zeroed = engine.nonFiniteSampleCount
         switch outcome {
         case .interrupted:
             engine.stopDrainingOutput()
@@ -115,8 +94,11 @@ let playCommand = Subcommand(
         engine.stopDrainingOutput()
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let losses = OfflineRender.Outcome(frames: 0, droppedEvents: dropped, zeroedSamples: zeroed)
+            .losses(voices: options.maxVoices)
         console.print(
-            "played \(path) on '\(device)': \(String(format: "%.3f", seconds)) s, \(xruns) xrun\(xruns == 1 ? "" : "s")")
+            "played \(path) on '\(device)': \(String(format: "%.3f", seconds)) s, \(xruns) xrun\(xruns == 1 ? "" : "s")"
+                + losses)
         return .ok
     })
 
@@ -203,15 +185,36 @@ struct PlaySession {
 }
 
 /// `thrum play --watch`: reloads the pattern when its file is saved.
-struct PatternWatch {
+final class PatternWatch {
     let watcher: FileWatcher
     let path: String
     let transport: TransportArguments
+    let limits: PatternLimits
+    /// The contents last read, so a save that changes nothing does not restart playback.
+    private var lastContents: Data?
+
+    init(watcher: FileWatcher, path: String, transport: TransportArguments, limits: PatternLimits) {
+        self.watcher = watcher
+        self.path = path
+        self.transport = transport
+        self.limits = limits
+        lastContents = try? PatternInput.read(path, limits: limits)
+    }
 
     /// A started player for the new version of the file, or nil (no change, or a broken edit — whose
     /// problems are printed while the last good version keeps playing).
     func reloaded(engine: CHHapticEngine, console: Console) -> (any CHHapticAdvancedPatternPlayer)? {
-        guard let contents = watcher.changedContents() else { return nil }
+        guard watcher.changed() else { return nil }
+        let contents: Data
+        do {
+            contents = try PatternInput.read(path, limits: limits)
+        } catch {
+            console.writeErr("\r\u{1B}[K")
+            console.error("thrum play: \(error.message(path)); still playing the last good version")
+            return nil
+        }
+        guard contents != lastContents else { return nil }
+        lastContents = contents
         let result = AHAPDecoder.decode(data: contents, file: path)
         guard let data = result.pattern, !result.hasErrors else {
             console.writeErr("\r\u{1B}[K")
@@ -220,6 +223,7 @@ struct PatternWatch {
             return nil
         }
         do {
+            if let problem = limits.problems(in: data).first { throw CommandFailure(.dataError, problem) }
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
             let player = try engine.makeAdvancedPlayer(with: CHHapticPattern(data: data, sourceFolder: folder))
             try transport.apply(to: player)
@@ -227,6 +231,9 @@ struct PatternWatch {
             console.writeErr("\r\u{1B}[K")
             console.error("thrum play: reloaded \(path)")
             return player
+        } catch let failure as CommandFailure {
+            console.error("thrum play: \(path): \(failure.message); still playing the last good version")
+            return nil
         } catch {
             console.error("thrum play: \(path): \(error); still playing the last good version")
             return nil

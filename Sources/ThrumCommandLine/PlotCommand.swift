@@ -2,6 +2,7 @@ import AudioResources
 import Foundation
 import RenderCore
 import Thrum
+import Synchronization
 import ThrumModel
 
 /// PNG output: the SVG converted by `rsvg-convert` (Debian package `librsvg2-bin`).
@@ -23,8 +24,9 @@ enum PlotPNG {
         return nil
     }
 
-    /// Converts `svg` to a PNG file at `output` with the tool at `toolPath`.
-    static func convert(_ svg: String, to output: String, toolPath: String) throws {
+    /// Converts `svg` to PNG with the tool at `toolPath`, which writes to a pipe; the caller writes the
+    /// file (so a failing converter leaves no half-written file).
+    static func convert(_ svg: String, toolPath: String) throws -> Data {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-plot-\(UUID().uuidString)")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -40,24 +42,38 @@ enum PlotPNG {
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: toolPath)
-        process.arguments = ["--format", "png", "--background-color", "white", "--output", output, input.path]
+        process.arguments = ["--format", "png", "--background-color", "white", input.path]
         let errors = Pipe()
+        let png = Pipe()
         process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = png
         do {
             try process.run()
         } catch {
             throw CommandFailure(.unavailable, "cannot run \(toolPath): \(error.localizedDescription); " + missingToolMessage)
         }
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        // Read both pipes at once, so neither can fill up and stall the converter.
+        let collected = Mutex(Data())
+        let errorsRead = DispatchSemaphore(value: 0)
+        Thread {
+            collected.withLock { $0 = errors.fileHandleForReading.readDataToEndOfFile() }
+            errorsRead.signal()
+        }.start()
+        let image = png.fileHandleForReading.readDataToEndOfFile()
+        errorsRead.wait()
         process.waitUntilExit()
+        let message = String(decoding: collected.withLock { $0 }, as: UTF8.self)
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             let detail = message.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "\n", with: "; ")
-            throw CommandFailure(
-                .ioError, "\(tool) could not write \(output)" + (detail.isEmpty ? "" : ": \(detail)"))
+            throw CommandFailure(.ioError, "\(tool) could not convert the plot to PNG" + (detail.isEmpty ? "" : ": \(detail)"))
         }
+        return image
     }
 }
+
+/// The longest stretch a plot covers, in seconds: its waveforms are kept in memory (at 8 kHz, 600 s
+/// of three channels is 58 MB).
+let maxPlotSeconds = 600.0
 
 let plotCommand = Subcommand(
     spec: CommandSpec(
@@ -65,19 +81,24 @@ let plotCommand = Subcommand(
         summary: "Draw a pattern's timeline (events, effective intensity and sharpness, rendered waveforms) as SVG or PNG.",
         positionalUsage: "PATTERN", minPositionals: 1, maxPositionals: 1,
         options: [
-            .value(.output, short: "o", placeholder: "FILE", help: "the file to write: .svg, or .png (needs rsvg-convert)"),
-            .value(.duration, placeholder: "S", help: "plot S seconds (default: the pattern plus its release tail)"),
+            .value(
+                .output, short: "o", placeholder: "FILE",
+                help: "the file to write: .svg, or .png (needs rsvg-convert); '-': SVG to standard output"),
+            .value(
+                .duration, placeholder: "S",
+                help: "plot S seconds, at most \(Int(maxPlotSeconds)) (default: the pattern plus its release tail)"),
             .value(.width, placeholder: "PX", help: "image width in pixels, 400 to 8000 (default 1200)"),
             .value(.loopEnd, placeholder: "S", help: "draw a dashed loop-end line at S seconds (0 = the pattern's end)"),
             .value(.sampleRate, placeholder: "HZ", help: "render the waveforms at this rate (default 48000; 8000 beyond 10 s)"),
-        ] + EngineArguments.resourceOptions,
+        ] + EngineArguments.resourceOptions + PatternLimits.options,
         details: """
-            PATTERN is an AHAP file or the name of a bundled pattern (see 'thrum list').
+            PATTERN is an AHAP file, the name of a bundled pattern (see 'thrum list'), or - for standard input.
             Lanes show each event by type (T transient, C continuous, A audio tone, audio files by name);
             the middle panel shows effective intensity (event × HapticIntensityControl) and sharpness
             (event + HapticSharpnessControl) while a haptic event plays; below are the rendered haptic,
             audio left and audio right channels (min/max per pixel column).
             PNG files are converted from the SVG by rsvg-convert (Debian package librsvg2-bin).
+            A plot covers at most \(Int(maxPlotSeconds)) s; a longer pattern needs --duration S to plot its start.
             Exit status: 0 ok, 64 usage, 65 bad pattern or audio file, 66 pattern missing,
             69 rsvg-convert missing (PNG only), 74 cannot write.
             """),
@@ -85,15 +106,16 @@ let plotCommand = Subcommand(
         guard let output = arguments.value(.output) else {
             throw UsageError(message: "'thrum plot' needs -o FILE (an .svg or .png file to write)")
         }
-        let format = (output as NSString).pathExtension.lowercased()
+        let toStandardOutput = output == "-"
+        let format = toStandardOutput ? "svg" : (output as NSString).pathExtension.lowercased()
         guard format == "svg" || format == "png" else {
             throw UsageError(
                 message: "-o \(output): the file name must end in .svg or .png"
-                    + (format.isEmpty ? "" : ", not .\((output as NSString).pathExtension)"))
+                    + (format.isEmpty ? "" : ", not .\((output as NSString).pathExtension)") + " (or be - for SVG on standard output)")
         }
         let width = try arguments.int(.width, in: 400...8000) ?? 1200
-        let duration = try arguments.double(.duration, in: 0.001...3600)
-        let loopEndArgument = try arguments.double(.loopEnd, in: 0...3600)
+        let duration = try arguments.double(.duration, in: 0.001...maxPlotSeconds)
+        let loopEndArgument = try arguments.double(.loopEnd, in: 0...maxPlotSeconds)
         // Find the converter before rendering, so a missing tool fails fast.
         var toolPath: String?
         if format == "png" {
@@ -103,7 +125,12 @@ let plotCommand = Subcommand(
             toolPath = found
         }
 
-        let (pattern, path) = try EngineArguments.pattern(arguments.positionals[0])
+        let (pattern, path) = try EngineArguments.pattern(arguments.positionals[0], limits: PatternLimits(arguments))
+        if duration == nil && pattern.duration > maxPlotSeconds {
+            throw CommandFailure(
+                .dataError,
+                "\(path): the pattern lasts \(PatternValidator.formatted(pattern.duration)) s, more than the \(Int(maxPlotSeconds)) s a plot covers (pass --duration S to plot its start)")
+        }
         var options = try EngineArguments.engineOptions(arguments, patternPath: path, defaultChannels: .separate)
         // 48 kHz shows audio files as they are; long patterns render at 8 kHz to stay quick and small.
         if arguments.value(.sampleRate) == nil { options.sampleRate = (duration ?? pattern.duration) > 10 ? 8000 : 48000 }
@@ -117,7 +144,7 @@ let plotCommand = Subcommand(
         var right: [Float] = []
         var haptic: [Float] = []
         do {
-            _ = try render.run(limit: limit, maxFrames: Int(3600 * rate)) { block in
+            _ = try render.run(limit: limit, maxFrames: Int(maxPlotSeconds * rate)) { block in
                 for frame in 0..<(block.count / 3) {
                     left.append(block[frame * 3])
                     right.append(block[frame * 3 + 1])
@@ -148,23 +175,24 @@ let plotCommand = Subcommand(
         let resolver = ResourcePathResolver(roots: options.resourceRoots, allowAnyPath: options.allowAnyResourcePath)
         for (index, event) in pattern.data.events.enumerated() where event.type == .audioCustom {
             guard let file = event.waveformPath,
-                let resolved = try? resolver.resolve(file, relativeTo: pattern.sourceFolder),
-                let seconds = (try? AudioFileInfo.probe(resolved))?.durationSeconds
+                let opened = try? resolver.open(file, relativeTo: pattern.sourceFolder),
+                let seconds = (try? AudioFileInfo.probe(opened))?.durationSeconds
             else { continue }
             timeline.audioSeconds[index] = seconds
         }
         let svg = PlotSVG(timeline: timeline, width: width).render()
 
-        if let toolPath {
-            try PlotPNG.convert(svg, to: output, toolPath: toolPath)
+        if toStandardOutput {
+            console.writeOut(svg)
         } else {
             do {
-                try Data(svg.utf8).write(to: URL(fileURLWithPath: output))
-            } catch {
-                throw CommandFailure(.ioError, "cannot write \(output): \(error.localizedDescription)")
+                try OutputFile.write(toolPath.map { try PlotPNG.convert(svg, toolPath: $0) } ?? Data(svg.utf8), to: output)
+            } catch let error as AudioResourceError {
+                throw CommandFailure(.ioError, "\(error)")
             }
         }
-        console.print(
-            "wrote \(output): \(width) px wide, \(String(format: "%.3f", end)) s, \(pattern.data.events.count) event\(pattern.data.events.count == 1 ? "" : "s")")
+        let summary =
+            "wrote \(toStandardOutput ? "standard output" : output): \(width) px wide, \(String(format: "%.3f", end)) s, \(pattern.data.events.count) event\(pattern.data.events.count == 1 ? "" : "s")"
+        if toStandardOutput { console.error(summary) } else { console.print(summary) }
         return .ok
     })

@@ -23,25 +23,43 @@ struct OutputMeter {
     }
 }
 
+/// The longest render made without `--duration`, in seconds: a pattern (with its loops and rate) that
+/// would last longer needs `--duration S`, so a tiny file cannot start writing gigabytes.
+let maxRenderSecondsWithoutDuration = 600.0
+
 let renderCommand = Subcommand(
     spec: CommandSpec(
         name: "render",
         summary: "Render a pattern to an audio file (the same samples 'thrum play' sends to the device).",
         positionalUsage: "PATTERN", minPositionals: 1, maxPositionals: 1,
         options: [
-            .value(.output, short: "o", placeholder: "FILE", help: "the file to write; its extension picks the format"),
+            .value(
+                .output, short: "o", placeholder: "FILE",
+                help: "the file to write; its extension picks the format ('-': WAV to standard output)"),
             .value(.format, placeholder: "FORMAT", help: "sample format: float (default), pcm16 or pcm24"),
-        ] + TransportArguments.options + EngineArguments.options,
+        ] + TransportArguments.options + EngineArguments.options + PatternLimits.options,
         details: """
-            PATTERN is an AHAP file, the name of a bundled pattern (see 'thrum list') or a sound file (WAV, FLAC, …),
-            played as it is; --haptics-from-audio adds haptics derived from the audio live.
+            PATTERN is an AHAP file, the name of a bundled pattern (see 'thrum list'), - for standard input, or a
+            sound file (WAV, FLAC, …), played as it is; --haptics-from-audio adds haptics derived from the audio live.
             Default channels: L,R,H (audio left, audio right, haptic). Files: WAV, AIFF, FLAC, OGG, CAF, AU, …
+            The file appears when the render is complete: an error, Ctrl-C, SIGTERM or SIGHUP leaves nothing.
+            Without --duration a render may last at most \(Int(maxRenderSecondsWithoutDuration)) s.
             \(EngineArguments.channelHelp)
-            Exit status: 0 ok, 64 usage, 65 bad pattern or audio file, 66 pattern missing, 74 cannot write.
+            Exit status: 0 ok, 64 usage, 65 bad pattern or audio file, 66 pattern missing, 74 cannot write,
+            130 interrupted.
             """),
     run: { arguments, console in
         guard let output = arguments.value(.output) else {
             throw UsageError(message: "'thrum render' needs -o FILE (the file to write)")
+        }
+        let toStandardOutput = output == "-"
+        let fileExtension = toStandardOutput ? "wav" : (output as NSString).pathExtension.lowercased()
+        guard AudioFileWriter.supportedExtensions.contains(fileExtension) else {
+            let known = AudioFileWriter.supportedExtensions.map { "." + $0 }.joined(separator: " ")
+            throw UsageError(
+                message: "-o \(output): "
+                    + (fileExtension.isEmpty ? "the name has no extension to choose a format" : "'.\(fileExtension)' is not a format Thrum writes")
+                    + " (use one of \(known), or - for WAV on standard output)")
         }
         let format: AudioSampleFormat
         switch arguments.value(.format) ?? "float" {
@@ -54,27 +72,42 @@ let renderCommand = Subcommand(
         if transport.loopForever && transport.duration == nil {
             throw UsageError(message: "--loop renders forever; add --duration S")
         }
-        let duration = transport.duration
-        let (pattern, path) = try EngineArguments.pattern(arguments.positionals[0])
-        var options = try EngineArguments.engineOptions(arguments, patternPath: path, defaultChannels: .separate)
+        let (pattern, name) = try EngineArguments.pattern(arguments.positionals[0], limits: PatternLimits(arguments))
+        let options = try EngineArguments.engineOptions(arguments, patternPath: name, defaultChannels: .separate)
         let channels = options.channelMap.channelCount
         let rate = Int(options.sampleRate)
+        let limit = transport.duration.map { Int(($0 * options.sampleRate).rounded()) }
+        let passes = Double(max(transport.passes, 1))
+        let expectedSeconds = transport.duration ?? pattern.duration * passes / transport.rate
+        if transport.duration == nil && expectedSeconds > maxRenderSecondsWithoutDuration {
+            throw CommandFailure(
+                .dataError,
+                "\(name): the render would last \(PatternValidator.formatted(expectedSeconds)) s, more than the "
+                    + "\(Int(maxRenderSecondsWithoutDuration)) s rendered without --duration (pass --duration S to render that long)")
+        }
+        let expectedFrames = Int(expectedSeconds * options.sampleRate)
 
-        let render = try OfflineRender(pattern, options: options, path: path, transport: transport)
+        let interrupt = InterruptFlag()
+        let render = try OfflineRender(pattern, options: options, path: name, transport: transport)
         let writer: AudioFileWriter
         do {
-            writer = try AudioFileWriter(path: output, sampleRate: rate, channelCount: channels, sampleFormat: format)
+            writer =
+                toStandardOutput
+                ? try AudioFileWriter(
+                    descriptor: STDOUT_FILENO, name: "standard output", fileExtension: fileExtension, sampleRate: rate,
+                    channelCount: channels, sampleFormat: format, expectedFrames: expectedFrames)
+                : try AudioFileWriter(
+                    path: output, sampleRate: rate, channelCount: channels, sampleFormat: format,
+                    expectedFrames: expectedFrames)
         } catch {
             throw CommandFailure(.ioError, "\(error)")
         }
-        let limit = duration.map { Int(($0 * options.sampleRate).rounded()) }
-        let passes = Double(max(transport.passes, 1))
-        let expectedFrames = limit ?? Int(pattern.duration * passes / transport.rate * options.sampleRate)
         var progress = ProgressBar(console: console, totalFrames: expectedFrames, sampleRate: options.sampleRate)
         var meter = OutputMeter(channels: channels)
-        let rendered: Int
+        let outcome: OfflineRender.Outcome
         do {
-            rendered = try render.run(limit: limit) { block in
+            outcome = try render.run(limit: limit) { block in
+                if interrupt.isSet { throw CommandFailure(.interrupted, "interrupted; nothing was written") }
                 meter.measure(block)
                 try writer.write(block)
                 progress.update(meter.frames)
@@ -82,14 +115,22 @@ let renderCommand = Subcommand(
             progress.finish()
             try writer.close()
         } catch let error as AudioResourceError {
+            progress.finish()
+            writer.discard()
             throw CommandFailure(.ioError, error.description)
+        } catch {
+            progress.finish()
+            writer.discard()
+            throw error
         }
         let peaks = zip(options.channelMap.sources, meter.peaks).map { source, peak in
             "\(source.rawValue) \(String(format: "%.3f", peak)) (\(OutputMeter.decibels(peak)))"
         }
-        console.print(
-            "wrote \(output): \(rendered) frames (\(String(format: "%.3f", Double(rendered) / options.sampleRate)) s) at \(rate) Hz, "
-                + "\(writer.formatName); peak \(peaks.joined(separator: ", ")); \(writer.clippedSampleCount) clipped samples")
+        let summary =
+            "wrote \(toStandardOutput ? "standard output" : output): \(outcome.frames) frames (\(String(format: "%.3f", Double(outcome.frames) / options.sampleRate)) s) at \(rate) Hz, "
+            + "\(writer.formatName); peak \(peaks.joined(separator: ", ")); \(writer.clippedSampleCount) clipped samples"
+            + outcome.losses(voices: options.maxVoices)
+        if toStandardOutput { console.error(summary) } else { console.print(summary) }
         return .ok
     })
 

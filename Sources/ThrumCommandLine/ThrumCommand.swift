@@ -10,6 +10,9 @@ struct Subcommand: Sendable {
 
 /// The `thrum` command line: parses arguments and runs a subcommand.
 public enum ThrumCommandLine {
+    /// Thrum's version, printed by `thrum --version`.
+    public static let version = "0.1.0"
+
     static let commands: [Subcommand] = [
         playCommand, renderCommand, plotCommand, checkCommand, infoCommand, analyzeCommand, listCommand, devicesCommand,
     ]
@@ -24,7 +27,7 @@ public enum ThrumCommandLine {
             lines.append("  " + command.spec.name.padding(toLength: width, withPad: " ", startingAt: 0) + command.spec.summary)
         }
         lines += [
-            "", "Run 'thrum COMMAND --help' for a command's options.",
+            "", "Run 'thrum COMMAND --help' for a command's options; 'thrum --version' for the version.",
             "Exit codes: 0 ok, 64 usage, 65 bad pattern or audio data, 66 input missing, 69 no device,",
             "70 internal error, 74 I/O error, 130 interrupted.",
         ]
@@ -50,6 +53,10 @@ public enum ThrumCommandLine {
         // alsa-lib prints its own errors to stderr; Thrum reports them in one line instead.
         if ProcessInfo.processInfo.environment["THRUM_ALSA_DEBUG"] == nil {
             ALSADevices.setLibraryDiagnostics(enabled: false)
+        }
+        if arguments.first == "--version" {
+            console.writeOut("thrum \(version)\n")
+            return ExitCode.ok.rawValue
         }
         guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
             if arguments.isEmpty {

@@ -211,7 +211,7 @@ private var bundledPatterns: [String] {
         #expect(svg.contains("<g class=\"loop-end\" data-time=\"1.25\">"))
         #expect(svg.contains("width=\"800\""))
         // Evaluate the timeline directly: intensity = 0.8 × ramp, sharpness = 0.5 + 0.9 clamped to 1.
-        let data = try #require(try? EngineArguments.pattern(path)).0.data
+        let data = try #require(try? EngineArguments.pattern(path, limits: PatternLimits())).0.data
         let timeline = try PlotTimeline(
             name: "curve", pattern: data, end: 2, loopEnd: nil, sampleRate: 8000, haptic: [], left: [], right: [],
             profile: .default)
@@ -266,9 +266,11 @@ private var bundledPatterns: [String] {
         #expect(noOutput.err == "thrum plot: 'thrum plot' needs -o FILE (an .svg or .png file to write)\n")
         let badExtension = runThrum(["plot", "heartbeat", "-o", "/tmp/plot.pdf"])
         #expect(badExtension.status == 64)
-        #expect(badExtension.err == "thrum plot: -o /tmp/plot.pdf: the file name must end in .svg or .png, not .pdf\n")
+        #expect(
+            badExtension.err
+                == "thrum plot: -o /tmp/plot.pdf: the file name must end in .svg or .png, not .pdf (or be - for SVG on standard output)\n")
         let noExtension = runThrum(["plot", "heartbeat", "-o", "/tmp/plot"])
-        #expect(noExtension.err == "thrum plot: -o /tmp/plot: the file name must end in .svg or .png\n")
+        #expect(noExtension.err == "thrum plot: -o /tmp/plot: the file name must end in .svg or .png (or be - for SVG on standard output)\n")
         let narrow = runThrum(["plot", "heartbeat", "-o", "/tmp/plot.svg", "--width", "10"])
         #expect(narrow.status == 64)
         #expect(narrow.err.contains("--width takes a whole number from 400 to 8000"))

@@ -104,4 +104,8 @@ public protocol ThrumPlayerState: AnyObject {
     var position: ThrumPlayerPosition? { get }
     /// The pattern's duration in seconds (release tails excluded).
     var duration: TimeInterval { get }
+    /// The most voices one pass of the pattern needs at once (rate 1, default controls, release tails
+    /// included) and the index of the event that starts when that many first sound; more than the
+    /// engine's `maxVoices` means events will be dropped.
+    var voicePeak: (voices: Int, eventIndex: Int?) { get }
 }

@@ -73,6 +73,8 @@ final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState
 
     var duration: TimeInterval { pattern.duration }
 
+    var voicePeak: (voices: Int, eventIndex: Int?) { pattern.voicePeak }
+
     /// The engine frame at which the last instance ended (a Thrum addition, used by `thrum render`).
     var endFrame: UInt64? { state.withLock { $0.endFrame } }
 

@@ -1,0 +1,191 @@
+import AudioResources
+import Foundation
+import Testing
+
+/// Issue 13, problems 4 and 8: the `thrum` executable follows the conventions DECISIONS.md fixes, run as
+/// a separate process (standard streams, signals, exit codes).
+@Suite struct CLIConventionTests {
+    static let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("thrum").path
+    static let heartbeat = packageRoot.appendingPathComponent("Resources/Patterns/heartbeat.ahap").path
+
+    /// Runs `script` with `sh -c`; `$THRUM` is the tool. Returns the status, stdout and stderr.
+    static func shell(_ script: String, input: Data? = nil) throws -> (status: Int32, out: Data, err: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script]
+        process.environment = ProcessInfo.processInfo.environment.merging(["THRUM": tool]) { $1 }
+        let out = Pipe()
+        let err = Pipe()
+        let stdin = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = stdin
+        try process.run()
+        if let input { stdin.fileHandleForWriting.write(input) }
+        try stdin.fileHandleForWriting.close()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output, errors)
+    }
+
+    static func folder() throws -> String {
+        let path = NSTemporaryDirectory() + "thrum-conventions-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test func closedOrFullStandardOutputIs74() throws {
+        let closed = try Self.shell(#""$THRUM" check "\#(Self.heartbeat)" >&-"#)
+        #expect(closed.status == 74)
+        #expect(closed.err.contains("cannot write to standard output"))
+        let full = try Self.shell(#""$THRUM" check "\#(Self.heartbeat)" >/dev/full"#)
+        #expect(full.status == 74)
+        #expect(full.err.contains("No space left on device"))
+    }
+
+    @Test func versionIsPrinted() throws {
+        let result = try Self.shell(#""$THRUM" --version"#)
+        #expect(result.status == 0)
+        #expect(String(decoding: result.out, as: UTF8.self).hasPrefix("thrum "))
+    }
+
+    @Test func unreadableInputIs66() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for command in ["check", "info", "render"] {
+            let result = try Self.shell(#""$THRUM" \#(command) "\#(folder)" -o "\#(folder)/x.wav""#.replacingOccurrences(of: command == "render" ? "" : " -o \"\(folder)/x.wav\"", with: ""))
+            #expect(result.status == 66, "\(command): \(result.err)")
+        }
+    }
+
+    @Test func anUnknownOutputExtensionIsAUsageError() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for command in ["render", "plot"] {
+            let result = try Self.shell(#""$THRUM" \#(command) heartbeat -o "\#(folder)/out.xyz""#)
+            #expect(result.status == 64, "\(command): \(result.err)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+    }
+
+    @Test func aPatternFromStandardInputAndAFileToStandardOutput() throws {
+        let pattern = try Data(contentsOf: URL(fileURLWithPath: Self.heartbeat))
+        let checked = try Self.shell(#""$THRUM" check -"#, input: pattern)
+        #expect(checked.status == 0, "\(checked.err)")
+        #expect(String(decoding: checked.out, as: UTF8.self) == "checked 1 file: 0 errors, 0 warnings\n")
+        let rendered = try Self.shell(#""$THRUM" render - --sample-rate 8000 -o -"#, input: pattern)
+        #expect(rendered.status == 0, "\(rendered.err)")
+        #expect(rendered.err.contains("wrote standard output: 8000 frames"))
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try rendered.out.write(to: URL(fileURLWithPath: folder + "/piped.wav"))
+        let info = try AudioFileInfo.probe(folder + "/piped.wav")
+        #expect(info.frames == 8000 && info.channels == 3)
+        let plotted = try Self.shell(#""$THRUM" plot heartbeat -o -"#)
+        #expect(plotted.status == 0, "\(plotted.err)")
+        #expect(String(decoding: plotted.out, as: UTF8.self).contains("<svg"))
+    }
+
+    /// Starts the tool with `arguments`, stdout and stderr to files in `folder`, and SIGINT, SIGTERM and
+    /// SIGHUP at their default action and unblocked (a test runner may ignore or block them, and both are
+    /// inherited).
+    static func spawn(_ arguments: [String], logs folder: String) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, folder + ".out", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, folder + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var pid: pid_t = 0
+        let argv = ([tool] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let status = posix_spawn(&pid, tool, &actions, &attributes, argv, environ)
+        guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EIO) }
+        return pid
+    }
+
+    /// Waits up to `seconds` for `pid`; kills it when it does not end. Returns the wait status.
+    static func wait(_ pid: pid_t, seconds: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        var status: Int32 = 0
+        while Date() < deadline {
+            if waitpid(pid, &status, WNOHANG) == pid { return status }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        kill(pid, SIGKILL)
+        waitpid(pid, &status, 0)
+        return nil
+    }
+
+    /// A long render is stopped by each signal: exit 130, and no file (finished or partial) is left.
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
+    func aSignalDuringRenderLeavesNothing(signal: Int32) throws {
+        let folder = try Self.folder()
+        defer {
+            try? FileManager.default.removeItem(atPath: folder)
+            unlink(folder + ".out")
+            unlink(folder + ".err")
+        }
+        let pid = try Self.spawn(
+            ["render", "heartbeat", "--loop", "--duration", "7200", "-o", folder + "/long.wav"], logs: folder)
+        // Wait until the render has started writing (its temporary file exists).
+        let deadline = Date().addingTimeInterval(20)
+        while (try FileManager.default.contentsOfDirectory(atPath: folder)).isEmpty && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+        kill(pid, signal)
+        let status = try #require(Self.wait(pid, seconds: 10), "thrum render did not stop within 10 s")
+        #expect(status & 0x7F == 0, "thrum render was killed by signal \(status & 0x7F)")
+        #expect((status >> 8) & 0xFF == 130)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+        let text = (try? String(contentsOfFile: folder + ".err", encoding: .utf8)) ?? ""
+        #expect(text.contains("interrupted"))
+    }
+
+    @Test func aFullDiskDuringRenderLeavesNothing() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // A file-size limit of 1 MB stands in for a full disk: the write fails with EFBIG.
+        let result = try Self.shell(
+            #"trap '' XFSZ; ulimit -f 1024; "$THRUM" render heartbeat --loops 100 -o "\#(folder)/big.wav""#)
+        #expect(result.status == 74, "\(result.err)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+    }
+
+    @Test func aFailedPNGPlotLeavesNoFile() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // A converter that writes part of its output and fails.
+        let fake = folder + "/bin/rsvg-convert"
+        try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: true)
+        // Like rsvg-convert on a failure: whatever it was told to write is left partly written.
+        let script = """
+            #!/bin/sh
+            out=""
+            while [ $# -gt 0 ]; do
+                if [ "$1" = "--output" ] || [ "$1" = "-o" ]; then out="$2"; shift; fi
+                shift
+            done
+            if [ -n "$out" ]; then printf partial > "$out"; else printf partial; fi
+            exit 3
+            """
+        try script.write(toFile: fake, atomically: true, encoding: .utf8)
+        chmod(fake, 0o755)
+        let result = try Self.shell(#"PATH="\#(folder)/bin:$PATH" "$THRUM" plot heartbeat -o "\#(folder)/out/plot.png""#.replacingOccurrences(of: "/out/plot.png", with: "/plot.png"))
+        #expect(result.status == 74, "\(result.err)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["bin"])
+    }
+}
