@@ -1,16 +1,23 @@
 #!/usr/bin/env python3
 """Runs a command in a pseudo-terminal, types keys at given times, and reports what happened.
 
-    Tools/pty-run.py [--key SECONDS:TEXT]... -- COMMAND [ARGS...]
+    Tools/pty-run.py [--background] [--key SECONDS:TEXT]... -- COMMAND [ARGS...]
 
 TEXT may use Python escapes (\\x03 is Ctrl-C, \\x1b[C is the right arrow). Prints the terminal
 transcript, then a line 'exit: N' (or 'signal: N'), then 'stty-restored: yes|no' comparing the
 terminal settings before and after. Used by Thrum's tests of `thrum play` on a terminal.
+With --background the command runs as a background job of the terminal's session (its own process
+group, not the foreground one, as `COMMAND &` in an interactive shell); if the terminal stops it
+(SIGTTOU, SIGTTIN) the transcript says 'stopped: N' and it is killed (exit 120).
 """
 import os, pty, select, sys, termios, time
 
 def main():
     args = sys.argv[1:]
+    background = False
+    if args and args[0] == "--background":
+        background = True
+        args = args[1:]
     keys = []
     while args and args[0] == "--key":
         at, text = args[1].split(":", 1)
@@ -20,6 +27,17 @@ def main():
         args = args[1:]
     pid, fd = pty.fork()
     if pid == 0:
+        if background:
+            job = os.fork()
+            if job == 0:
+                os.setpgid(0, 0)
+                os.execvp(args[0], args)
+            _, code = os.waitpid(job, os.WUNTRACED)
+            if os.WIFSTOPPED(code):
+                os.write(2, f"stopped: {os.WSTOPSIG(code)}\n".encode())
+                os.kill(job, 9)
+                os._exit(120)
+            os._exit(os.WEXITSTATUS(code) if os.WIFEXITED(code) else 128 + os.WTERMSIG(code))
         os.execvp(args[0], args)
     before = termios.tcgetattr(fd)
     start = time.monotonic()

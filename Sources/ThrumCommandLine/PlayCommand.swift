@@ -150,7 +150,7 @@ struct PlaySession {
                     if key == .quit { return .quit }
                     handle(key, paused: &paused)
                 }
-                if ContinuousClock.now - lastStatus >= .milliseconds(200) {
+                if ContinuousClock.now - lastStatus >= .milliseconds(200), isForegroundOnTerminal() {
                     lastStatus = .now
                     let position = state?.position
                     let line = StatusLine(

@@ -6,9 +6,24 @@ import Glibc
 nonisolated(unsafe) private var savedTerminal = termios()
 nonisolated(unsafe) private var terminalIsRaw = false
 
-/// Restores the saved terminal settings. Async-signal-safe (only `tcsetattr`).
+/// Restores the saved terminal settings, even from the background (SIGTTOU is blocked meanwhile, so a
+/// job moved to the background is not stopped for it). Async-signal-safe (`pthread_sigmask`, `tcsetattr`).
 private func restoreTerminal() {
-    if terminalIsRaw { tcsetattr(STDIN_FILENO, TCSANOW, &savedTerminal) }
+    guard terminalIsRaw else { return }
+    var blocked = sigset_t()
+    var previous = sigset_t()
+    sigemptyset(&blocked)
+    sigaddset(&blocked, SIGTTOU)
+    pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+    tcsetattr(STDIN_FILENO, TCSANOW, &savedTerminal)
+    pthread_sigmask(SIG_SETMASK, &previous, nil)
+}
+
+/// Whether this process is in the terminal's foreground process group: only then may it set the
+/// terminal's mode, read keys or draw a status line (a background job that does is stopped, SIGTTOU
+/// or SIGTTIN, as `thrum play … &` would be).
+func isForegroundOnTerminal() -> Bool {
+    isatty(STDIN_FILENO) == 1 && tcgetpgrp(STDIN_FILENO) == getpgrp()
 }
 
 /// Restores the terminal, then lets the crash signal kill the process as it would have.
@@ -27,9 +42,10 @@ enum PlayKey: Equatable {
 final class TerminalKeys {
     private var pending: [UInt8] = []
 
-    /// Puts the terminal in non-canonical, no-echo mode; nil when stdin or stderr is not a terminal.
+    /// Puts the terminal in non-canonical, no-echo mode; nil when stdin or stderr is not a terminal, or
+    /// the process runs in the background (`thrum play … &` then leaves the terminal alone, like `aplay &`).
     init?() {
-        guard isatty(STDIN_FILENO) == 1, isatty(STDERR_FILENO) == 1 else { return nil }
+        guard isatty(STDIN_FILENO) == 1, isatty(STDERR_FILENO) == 1, isForegroundOnTerminal() else { return nil }
         guard tcgetattr(STDIN_FILENO, &savedTerminal) == 0 else { return nil }
         var raw = savedTerminal
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)  // ISIG stays on: Ctrl-C still raises SIGINT
@@ -51,8 +67,9 @@ final class TerminalKeys {
         terminalIsRaw = false
     }
 
-    /// The keys typed since the last call.
+    /// The keys typed since the last call; none while the job is in the background (reading would stop it).
     func read() -> [PlayKey] {
+        guard isForegroundOnTerminal() else { return [] }
         var buffer = [UInt8](repeating: 0, count: 64)
         let count = Glibc.read(STDIN_FILENO, &buffer, buffer.count)
         if count > 0 { pending += buffer[0..<count] }

@@ -91,7 +91,7 @@ import Testing
     /// Starts the tool with `arguments`, stdout and stderr to files in `folder`, and SIGINT, SIGTERM and
     /// SIGHUP at their default action and unblocked (a test runner may ignore or block them, and both are
     /// inherited).
-    static func spawn(_ arguments: [String], logs folder: String) throws -> pid_t {
+    static func spawn(_ arguments: [String], logs folder: String, ignoringHangUp: Bool = false) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -102,16 +102,18 @@ import Testing
         defer { posix_spawnattr_destroy(&attributes) }
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&defaults, number) }
+        for number in [SIGINT, SIGTERM] + (ignoringHangUp ? [] : [SIGHUP]) { sigaddset(&defaults, number) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         var unblocked = sigset_t()
         sigemptyset(&unblocked)
         posix_spawnattr_setsigmask(&attributes, &unblocked)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
-        let argv = ([tool] + arguments).map { strdup($0) } + [nil]
+        // `nohup` sets SIGHUP to be ignored and runs the tool, as a user would.
+        let command = ignoringHangUp ? ["/usr/bin/nohup", tool] : [tool]
+        let argv = (command + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
-        let status = posix_spawn(&pid, tool, &actions, &attributes, argv, environ)
+        let status = posix_spawn(&pid, command[0], &actions, &attributes, argv, environ)
         guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EIO) }
         return pid
     }
@@ -187,5 +189,58 @@ import Testing
         let result = try Self.shell(#"PATH="\#(folder)/bin:$PATH" "$THRUM" plot heartbeat -o "\#(folder)/out/plot.png""#.replacingOccurrences(of: "/out/plot.png", with: "/plot.png"))
         #expect(result.status == 74, "\(result.err)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["bin"])
+    }
+
+    /// `thrum play` on ALSA's `null` device (no sound card needed) stops cleanly on SIGHUP, as on SIGTERM.
+    @Test func sighupStopsPlayCleanly() throws {
+        let logs = NSTemporaryDirectory() + "thrum-hup-" + UUID().uuidString
+        defer {
+            unlink(logs + ".out")
+            unlink(logs + ".err")
+        }
+        let pid = try Self.spawn(["play", "heartbeat", "--loop", "--device", "null"], logs: logs)
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(pid, SIGHUP)
+        let status = try #require(Self.wait(pid, seconds: 10), "thrum play did not stop within 10 s")
+        #expect(status & 0x7F == 0, "thrum play was killed by signal \(status & 0x7F)")
+        #expect((status >> 8) & 0xFF == 130)
+        #expect(((try? String(contentsOfFile: logs + ".err", encoding: .utf8)) ?? "").contains("interrupted; device 'null' drained and closed"))
+    }
+
+    /// Under `nohup` (SIGHUP inherited as ignored) a hang-up does not stop it.
+    @Test func anIgnoredSighupStaysIgnored() throws {
+        let logs = NSTemporaryDirectory() + "thrum-nohup-" + UUID().uuidString
+        defer {
+            unlink(logs + ".out")
+            unlink(logs + ".err")
+        }
+        let pid = try Self.spawn(["play", "heartbeat", "--loop", "--device", "null"], logs: logs, ignoringHangUp: true)
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(pid, SIGHUP)
+        Thread.sleep(forTimeInterval: 0.5)
+        var status: Int32 = 0
+        #expect(waitpid(pid, &status, WNOHANG) == 0, "thrum play ended on an ignored SIGHUP")
+        kill(pid, SIGTERM)
+        let ended = try #require(Self.wait(pid, seconds: 10))
+        #expect((ended >> 8) & 0xFF == 130)
+    }
+
+    /// `thrum play … &` from an interactive shell: a background job that touches the terminal is stopped
+    /// (SIGTTOU); Thrum leaves the terminal alone there and plays to the end.
+    @Test func aBackgroundPlayLeavesTheTerminalAlone() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", packageRoot.appendingPathComponent("Tools/pty-run.py").path, "--background", "--", Self.tool,
+            "play", "heartbeat", "--loops", "2", "--device", "null",
+        ]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(!output.contains("stopped:"), "\(output)")
+        #expect(output.contains("\nexit: 0\n"), "\(output)")
+        #expect(output.hasSuffix("stty-restored: yes\n"))
     }
 }
