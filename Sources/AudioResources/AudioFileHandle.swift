@@ -63,7 +63,7 @@ public final class AudioFileHandle {
     ///   file that cannot be opened.
     public convenience init(path: String, displayName: String? = nil) throws(AudioResourceError) {
         let name = displayName ?? path
-        switch Self.check(open(path, Self.openFlags)) {
+        switch Self.check(FileSystemPath.withCString(path) { open($0, Self.openFlags) }) {
         case .file(let file): self.init(file, path: path, displayName: name)
         case .missing, .outside: throw .missing(path: name, searched: [path])
         case .folder: throw .unreadable(path: name, reason: "it is a folder, not a file")

@@ -48,7 +48,7 @@ enum ConfinedOpen {
     /// The `openat` walk (see the type's description). Names are handled as bytes, exactly as stored.
     static func walk(_ path: String, beneath folder: Int32) -> AudioFileHandle.Outcome {
         // Names still to look up, the next one last.
-        var pending = components(Array(path.utf8))
+        var pending = components(FileSystemPath.bytes(path))
         // Folders entered below `folder`, innermost last; `..` leaves the innermost.
         var entered: [Int32] = []
         defer { for descriptor in entered { close(descriptor) } }

@@ -36,12 +36,12 @@ final class PendingOutput {
     /// - Throws: the reason as text (the folder is missing or not writable, the target is a folder).
     static func forPath(_ path: String) throws(PendingOutputError) -> PendingOutput {
         var status = stat()
-        if stat(path, &status) == 0 {
+        if FileSystemPath.withCString(path, { stat($0, &status) }) == 0 {
             let type = status.st_mode & S_IFMT
             if type == S_IFDIR { throw PendingOutputError("it is a folder") }
             if type != S_IFREG {
                 // A device or FIFO: written through, once complete (opening a FIFO waits for a reader).
-                let destination = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+                let destination = FileSystemPath.withCString(path) { open($0, O_WRONLY | O_CLOEXEC | O_NOCTTY) }
                 guard destination >= 0 else { throw PendingOutputError(errno: errno) }
                 do {
                     return try anonymous(copyingTo: destination, owned: true)
@@ -56,7 +56,9 @@ final class PendingOutput {
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         for _ in 0..<16 {
             let temporary = folder + "." + name + ".thrum-" + String(UInt32.random(in: .min ... .max), radix: 16) + ".partial"
-            let descriptor = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666)
+            let descriptor = FileSystemPath.withCString(temporary) {
+                open($0, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666)
+            }
             if descriptor >= 0 { return PendingOutput(descriptor: descriptor, finish: .rename(temporary: temporary, target: path)) }
             if errno != EEXIST { throw PendingOutputError(errno: errno) }
         }
@@ -84,7 +86,10 @@ final class PendingOutput {
         guard let finish else { return }
         switch finish {
         case .rename(let temporary, let target):
-            guard rename(temporary, target) == 0 else {
+            let renamed = FileSystemPath.withCString(temporary) { from in
+                FileSystemPath.withCString(target) { to in rename(from, to) }
+            }
+            guard renamed == 0 else {
                 let error = PendingOutputError(errno: errno)
                 discard()
                 throw error
@@ -105,7 +110,7 @@ final class PendingOutput {
     func discard() {
         if let finish {
             self.finish = nil
-            if case .rename(let temporary, _) = finish { unlink(temporary) }
+            if case .rename(let temporary, _) = finish { FileSystemPath.withCString(temporary) { _ = unlink($0) } }
             if case .copy(let destination, true) = finish { close(destination) }
         }
         if isOpen {

@@ -58,9 +58,9 @@ public struct ResourcePathResolver: Sendable, Equatable {
             searched.append(candidate)
             let outcome: AudioFileHandle.Outcome
             if allowAnyPath {
-                outcome = AudioFileHandle.check(Glibc.open(candidate, AudioFileHandle.openFlags))
+                outcome = AudioFileHandle.check(FileSystemPath.withCString(candidate) { Glibc.open($0, AudioFileHandle.openFlags) })
             } else {
-                let descriptor = Glibc.open(folder, thrum_o_path | O_DIRECTORY | O_CLOEXEC)
+                let descriptor = FileSystemPath.withCString(folder) { Glibc.open($0, thrum_o_path | O_DIRECTORY | O_CLOEXEC) }
                 guard descriptor >= 0 else { continue }
                 outcome = ConfinedOpen.open(path, beneath: descriptor, method: method)
                 close(descriptor)

@@ -1,4 +1,4 @@
 import Foundation
 import ThrumCommandLine
 
-exit(ThrumCommandLine.main(Array(CommandLine.arguments.dropFirst())))
+exit(ThrumCommandLine.main())

@@ -129,7 +129,10 @@ enum EngineArguments {
         case "speaker": return .speaker
         default: break
         }
-        guard let data = FileManager.default.contents(atPath: argument) else {
+        let descriptor = FileSystemPath.withCString(argument) { open($0, O_RDONLY | O_CLOEXEC | O_NOCTTY) }
+        // A profile is a few hundred bytes; 1 MB is plenty and keeps a wrong path (a device) harmless.
+        let data = descriptor < 0 ? nil : FileHandle(fileDescriptor: descriptor, closeOnDealloc: true).readData(ofLength: 1 << 20)
+        guard let data else {
             throw CommandFailure(
                 .noInput, "actuator profile '\(argument)' is neither default, lra, speaker nor a readable JSON file")
         }

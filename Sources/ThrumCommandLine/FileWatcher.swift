@@ -1,3 +1,4 @@
+import AudioResources
 import Foundation
 import Glibc
 
@@ -15,12 +16,12 @@ final class FileWatcher {
     /// Starts watching `path`; nil if inotify is unavailable.
     init?(path: String, debounce: Duration = .milliseconds(150)) {
         self.debounce = debounce
-        name = Array((path as NSString).lastPathComponent.utf8)
+        name = FileSystemPath.bytes((path as NSString).lastPathComponent)
         descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { return nil }
         let folder = (path as NSString).deletingLastPathComponent
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_MODIFY | IN_DELETE | IN_MOVED_FROM)
-        guard inotify_add_watch(descriptor, folder.isEmpty ? "." : folder, mask) >= 0 else {
+        guard FileSystemPath.withCString(folder.isEmpty ? "." : folder, { inotify_add_watch(descriptor, $0, mask) }) >= 0 else {
             close(descriptor)
             return nil
         }

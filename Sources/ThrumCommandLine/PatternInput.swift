@@ -1,4 +1,5 @@
 import AHAPCodec
+import AudioResources
 import Foundation
 import Glibc
 import ThrumModel
@@ -76,7 +77,9 @@ enum PatternInput {
     /// The bytes of the pattern `argument` (`-`: standard input), at most `limits.maxBytes`.
     /// - Throws: ``Failure``: 66 when it is missing, a folder or unreadable; 65 over the size limit.
     static func read(_ argument: String, limits: PatternLimits) throws(Failure) -> Data {
-        let descriptor = argument == "-" ? dup(STDIN_FILENO) : open(argument, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        let descriptor =
+            argument == "-"
+            ? dup(STDIN_FILENO) : FileSystemPath.withCString(argument) { open($0, O_RDONLY | O_CLOEXEC | O_NOCTTY) }
         guard descriptor >= 0 else {
             let error = errno
             throw Failure(

@@ -1,3 +1,4 @@
+import AudioResources
 import ALSAOutput
 import Foundation
 import ThrumModel
@@ -34,10 +35,15 @@ public enum ThrumCommandLine {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The process's `thrum`: prepares the standard streams, runs `arguments` (without the program
-    /// name) on them and returns the exit status; a failed write to standard output makes it 74.
-    public static func main(_ arguments: [String]) -> Int32 {
+    /// The process's `thrum`: prepares the standard streams, runs its arguments on them and returns the
+    /// exit status; a failed write to standard output makes it 74. Arguments are read byte for byte,
+    /// so file names that are not UTF-8 reach the file system unchanged (``FileSystemPath``).
+    public static func main() -> Int32 {
         StandardStreams.prepare()
+        let arguments = (1..<Int(CommandLine.argc)).map { index in
+            let argument = CommandLine.unsafeArgv[index]!
+            return FileSystemPath.string(fromBytes: UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
+        }
         let console = Console.standard
         let status = run(arguments, console: console)
         if let error = StandardStreams.outputError {

@@ -190,3 +190,28 @@ struct PathResolverTests {
         #expect(inside > 0, "the inside file was never opened: the race was not exercised")
     }
 }
+
+/// File names that are not UTF-8 survive the trip through a Swift string unchanged.
+@Suite struct FileSystemPathTests {
+    @Test func bytesRoundTrip() {
+        let names: [[UInt8]] = [
+            Array("plain.wav".utf8), Array("ünïcødé ✓.wav".utf8), [0x66, 0xFF, 0xFE, 0x2E, 0x77], [0xC3], [0xE2, 0x82],
+            [0xED, 0xA0, 0x80], [0xF8, 0x80, 0x80, 0x80, 0x80], [0xC0, 0x80], Array(0...255).filter { $0 != 0 && $0 != 0x2F },
+        ]
+        for name in names {
+            let string = FileSystemPath.string(fromBytes: name)
+            #expect(FileSystemPath.bytes(string) == name)
+        }
+        #expect(FileSystemPath.string(fromBytes: Array("ünïcødé".utf8)) == "ünïcødé")
+        #expect(FileSystemPath.string(fromBytes: [0x61, 0xFF]).unicodeScalars.last?.value == 0x10_FFFF)
+    }
+
+    @Test func aNameThatIsNotUTF8OpensAndWrites() throws {
+        let dir = TempDir()
+        let name = dir.path + "/" + FileSystemPath.string(fromBytes: [0x63, 0xE9, 0x2E, 0x77, 0x61, 0x76])
+        try writeFile(name, [0.5, 0.25], sampleRate: 8000)
+        #expect(try AudioFileLoader.load(path: name, targetSampleRate: 8000).array == [0.5, 0.25])
+        var status = stat()
+        #expect(stat(dir.path + "/c\u{E9}.wav", &status) != 0, "the name on disk is the byte 0xE9, not UTF-8 é")
+    }
+}

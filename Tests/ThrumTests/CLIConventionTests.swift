@@ -243,4 +243,36 @@ import Testing
         #expect(output.contains("\nexit: 0\n"), "\(output)")
         #expect(output.hasSuffix("stty-restored: yes\n"))
     }
+
+    /// A file name that is not UTF-8 is opened and written byte for byte, and shown with its bytes escaped.
+    @Test func fileNamesThatAreNotUTF8PassThroughByteExact() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let script = #"""
+            cd "\#(folder)" && cp "\#(Self.heartbeat)" "$(printf 'in\377\376.ahap')" \
+            && "$THRUM" render "$(printf 'in\377\376.ahap')" --sample-rate 8000 -o "$(printf 'out\351.wav')" \
+            && "$THRUM" check "$(printf 'in\377\376.ahap')" "$(printf 'gone\377.ahap')"
+            """#
+        let result = try Self.shell(script)
+        #expect(result.status == 66, "\(result.err)")
+        let text = String(decoding: result.out, as: UTF8.self)
+        #expect(text.contains("wrote out\\xe9.wav: 8000 frames"))
+        #expect(text.contains("gone\\xff.ahap: error: no such file"))
+        let names = try FileManager.default.contentsOfDirectoryBytes(atPath: folder)
+        #expect(names.contains([0x6F, 0x75, 0x74, 0xE9, 0x2E, 0x77, 0x61, 0x76]), "out\\xe9.wav exists byte for byte")
+    }
+}
+
+extension FileManager {
+    /// The names in `path` as raw bytes (readdir), for names that are not UTF-8.
+    func contentsOfDirectoryBytes(atPath path: String) throws -> [[UInt8]] {
+        guard let directory = opendir(path) else { throw POSIXError(.ENOENT) }
+        defer { closedir(directory) }
+        var names: [[UInt8]] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if name != [0x2E] && name != [0x2E, 0x2E] { names.append(name) }
+        }
+        return names
+    }
 }
