@@ -207,7 +207,7 @@ struct PathResolverTests {
     }
 
     @Test func aNameThatIsNotUTF8OpensAndWrites() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let name = dir.path + "/" + FileSystemPath.string(fromBytes: [0x63, 0xE9, 0x2E, 0x77, 0x61, 0x76])
         try writeFile(name, [0.5, 0.25], sampleRate: 8000)
         #expect(try AudioFileLoader.load(path: name, targetSampleRate: 8000).array == [0.5, 0.25])

@@ -1,6 +1,7 @@
 import AudioResources
 import Foundation
 import Testing
+import ThrumTestSupport
 
 @testable import ThrumCommandLine
 import ThrumModel
@@ -71,8 +72,9 @@ import ThrumModel
     }
 
     @Test func voicePeaksAboveTheEngineVoicesAreWarnedAndReported() throws {
+        let folder = TemporaryDirectory("cli")
         let events = (0..<100).map { _ in #"{"Event": {"Time": 0, "EventType": "HapticTransient"}}"# }
-        let pattern = try temporaryFile("crowd.ahap", #"{"Version": 1, "Pattern": [\#(events.joined(separator: ","))]}"#)
+        let pattern = try folder.write("crowd.ahap", #"{"Version": 1, "Pattern": [\#(events.joined(separator: ","))]}"#)
         let check = runThrum(["check", pattern])
         #expect(check.status == 0)
         #expect(check.out.contains("warning: Pattern[99].Event: 100 events sound at once here, more than the engine's 64 voices: 36 of them will not play; raise the pool with --voices 100"))
@@ -87,7 +89,8 @@ import ThrumModel
     }
 
     @Test func aLongRenderNeedsDurationAndCheckSaysSo() throws {
-        let pattern = try temporaryFile(
+        let folder = TemporaryDirectory("cli")
+        let pattern = try folder.write(
             "late.ahap", #"{"Version": 1, "Pattern": [{"Event": {"Time": 86000, "EventType": "HapticTransient"}}]}"#)
         let output = NSTemporaryDirectory() + "thrum-late-\(UUID().uuidString).wav"
         let render = runThrum(["render", pattern, "-o", output])
@@ -101,7 +104,7 @@ import ThrumModel
         #expect(plot.status == 65)
         #expect(plot.err.contains("pass --duration S to plot its start"))
         // A time past 24 h, which crashed play before, is a located error.
-        let huge = try temporaryFile(
+        let huge = try folder.write(
             "huge.ahap", #"{"Version": 1, "Pattern": [{"Event": {"Time": 1e9, "EventType": "HapticTransient"}}]}"#)
         let hugeCheck = runThrum(["check", huge])
         #expect(hugeCheck.status == 65)
@@ -109,8 +112,9 @@ import ThrumModel
     }
 
     @Test func patternSizeAndCountsAreLimitedByDefaultAndEachLimitNamesItsOption() throws {
+        let folder = TemporaryDirectory("cli")
         let padding = String(repeating: " ", count: 4_000_001)
-        let big = try temporaryFile("big.ahap", #"{"Version": 1, "Pattern": [{"Event": {"Time": 0, "EventType": "HapticTransient"}}]}"# + padding)
+        let big = try folder.write("big.ahap", #"{"Version": 1, "Pattern": [{"Event": {"Time": 0, "EventType": "HapticTransient"}}]}"# + padding)
         let tooBig = runThrum(["check", big])
         #expect(tooBig.status == 65)
         let size = try #require(FileManager.default.attributesOfItem(atPath: big)[.size] as? Int)
@@ -120,7 +124,7 @@ import ThrumModel
 
         let events = (0..<11).map { #"{"Event": {"Time": \#(Double($0) * 0.01), "EventType": "HapticTransient"}}"# }
         let points = (0..<20).map { #"{"Time": \#(Double($0) * 0.01), "ParameterValue": 0.5}"# }
-        let many = try temporaryFile(
+        let many = try folder.write(
             "many.ahap",
             #"{"Version": 1, "Pattern": [\#(events.joined(separator: ",")), {"ParameterCurve": {"ParameterID": "HapticIntensityControl", "Time": 0, "ParameterCurveControlPoints": [\#(points.joined(separator: ","))]}}]}"#)
         let counted = runThrum(["check", many, "--max-events", "10", "--max-curve-points", "19"])

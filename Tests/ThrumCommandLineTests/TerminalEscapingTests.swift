@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThrumTestSupport
 
 @testable import ThrumCommandLine
 
@@ -9,9 +10,9 @@ import Testing
     /// ESC [2K (erase line), CR, then a fake summary.
     static let attack = "\u{1B}[2K\rchecked 1 file: 0 errors, 0 warnings\u{7}\u{9B}1m\u{202E}"
 
-    static func hostilePattern() throws -> String {
+    static func hostilePattern(in folder: TemporaryDirectory) throws -> String {
         let escapedAttack = attack.unicodeScalars.map { $0.value < 0x20 || $0.value >= 0x7F ? String(format: "\\u%04x", $0.value) : String($0) }.joined()
-        return try temporaryFile(
+        return try folder.write(
             "hostile.ahap",
             #"{"Version": 1, "Metadata": {"Description": "\#(escapedAttack)"}, "Pattern": [{"Event": {"Time": 0, "EventType": "\#(escapedAttack)"}}, {"Event": {"Time": 0, "EventType": "HapticTransient", "\#(escapedAttack)": 1}}]}"#)
     }
@@ -29,7 +30,8 @@ import Testing
     }
 
     @Test func checkEscapesPatternText() throws {
-        let path = try Self.hostilePattern()
+        let folder = TemporaryDirectory("cli")
+        let path = try Self.hostilePattern(in: folder)
         let result = runThrum(["check", path])
         #expect(result.status == 65)
         #expect(Self.hasNoControlCharacters(result.out), "\(result.out.debugDescription)")
@@ -38,7 +40,8 @@ import Testing
     }
 
     @Test func jsonStaysExact() throws {
-        let path = try Self.hostilePattern()
+        let folder = TemporaryDirectory("cli")
+        let path = try Self.hostilePattern(in: folder)
         let result = runThrum(["check", "--json", path])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
         let files = try #require(object["files"] as? [[String: Any]])
@@ -47,8 +50,9 @@ import Testing
     }
 
     @Test func infoEscapesMetadataAndErrorsEscapeFileNames() throws {
-        let path = try Self.hostilePattern()
-        let valid = try temporaryFile(
+        let folder = TemporaryDirectory("cli")
+        let path = try Self.hostilePattern(in: folder)
+        let valid = try folder.write(
             "valid.ahap",
             #"{"Version": 1, "Metadata": {"Description": "\u001b]0;owned\u0007"}, "Pattern": [{"Event": {"Time": 0, "EventType": "AudioCustom", "EventWaveformPath": "\u001b[31m.wav"}}]}"#)
         let info = runThrum(["info", valid])

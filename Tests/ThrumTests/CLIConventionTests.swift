@@ -1,6 +1,7 @@
 import AudioResources
 import Foundation
 import Testing
+import ThrumTestSupport
 
 /// Issue 13, problems 4 and 8: the `thrum` executable follows the conventions DECISIONS.md fixes, run as
 /// a separate process (standard streams, signals, exit codes).
