@@ -101,7 +101,7 @@ private final class LabelInk {
                     ], text: label)
             ], onSeparateLines: false)
         let png = folder.file("label.png")
-        try PlotPNG.convert(svg.markup, to: png, toolPath: tool)
+        try PlotPNG.convert(svg.markup, toolPath: tool).write(to: URL(fileURLWithPath: png))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", packageRoot.appendingPathComponent("Tools/png-ink.py").path, png]
