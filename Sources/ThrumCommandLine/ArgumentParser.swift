@@ -4,7 +4,8 @@ import ThrumModel
 /// The options that take a value (`--output FILE`), one case for each any command accepts: reading an
 /// option by a name that does not exist is a compile error. The raw value is the long name.
 enum ValueOption: String, Sendable {
-    case channels, device, duration, format, loops, output, period, periods, profile, rate, resources, seek, width
+    case channels, device, duration, format, loops, output, period, periods, profile, rate, resolution, resources, seek
+    case to, width
     case attack, band, gain, hold, preset, release, sensitivity, settings, tolerance
     case breakpointsPerSecond = "breakpoints-per-second"
     case loopEnd = "loop-end"
@@ -17,6 +18,7 @@ enum FlagOption: String, Sendable {
     case noNormalize = "no-normalize"
     case hapticsFromAudio = "haptics-from-audio"
     case allowAnyPath = "allow-any-path"
+    case metaCompatible = "meta-compatible"
 }
 
 /// A command-line option: `--long VALUE`, `--long=VALUE`, `-s VALUE`, or a flag without a value.

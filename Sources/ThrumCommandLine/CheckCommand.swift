@@ -1,13 +1,15 @@
 import AHAPCodec
 import Foundation
+import HapticFormats
 import ThrumModel
 
-/// Reads one pattern file for a command: a missing file is exit 66, errors in it exit 65.
+/// Reads one pattern file for a command, AHAP or `.haptic` by extension (a `.haptic` file gives the
+/// pattern Thrum plays for it): a missing file is exit 66, errors in it exit 65.
 func loadPattern(_ path: String) throws -> (pattern: PatternData, diagnostics: [Diagnostic]) {
     guard FileManager.default.fileExists(atPath: path) else {
         throw CommandFailure(.noInput, "cannot open '\(path)': no such file (check the path)")
     }
-    let result = AHAPDecoder.decode(contentsOfFile: path)
+    let result = PatternFiles.read(contentsOfFile: path)
     guard let pattern = result.pattern, !result.hasErrors else {
         let first = result.diagnostics.first { $0.severity == .error }
         throw CommandFailure(
@@ -21,10 +23,10 @@ func loadPattern(_ path: String) throws -> (pattern: PatternData, diagnostics: [
 let checkCommand = Subcommand(
     spec: CommandSpec(
         name: "check",
-        summary: "Check AHAP files the way Core Haptics reads them and list every problem.",
+        summary: "Check AHAP files the way Core Haptics reads them, and .haptic files, and list every problem.",
         positionalUsage: "FILE...", minPositionals: 1, maxPositionals: nil,
         options: [
-            .flag(.strict, help: "treat warnings as errors (exit 65 if there are any)"),
+            .flag(.strict, help: "treat warnings as errors (exit 65 if there are any); .haptic: the spec's strict mode"),
             .flag(.json, help: "print the findings as JSON for tools"),
         ],
         details: """
@@ -48,7 +50,7 @@ let checkCommand = Subcommand(
                 }
                 continue
             }
-            var diagnostics = AHAPDecoder.decode(contentsOfFile: path).diagnostics
+            var diagnostics = PatternFiles.read(contentsOfFile: path, mode: strict ? .strict : .legacyCompatibility).diagnostics
             if strict {
                 diagnostics = diagnostics.map { diagnostic in
                     var promoted = diagnostic

@@ -3,6 +3,7 @@ import AHAPCodec
 @preconcurrency import Dispatch
 import Glibc
 import Foundation
+import HapticFormats
 import RenderCore
 import Synchronization
 import Thrum
@@ -212,7 +213,7 @@ struct PatternWatch {
     /// problems are printed while the last good version keeps playing).
     func reloaded(engine: CHHapticEngine, console: Console) -> (any CHHapticAdvancedPatternPlayer)? {
         guard let contents = watcher.changedContents() else { return nil }
-        let result = AHAPDecoder.decode(data: contents, file: path)
+        let result = PatternFiles.read(data: contents, file: path)
         guard let data = result.pattern, !result.hasErrors else {
             console.writeErr("\r\u{1B}[K")
             for diagnostic in result.diagnostics where diagnostic.severity == .error { console.error(diagnostic.formatted) }
