@@ -1,23 +1,18 @@
 import Foundation
 import Testing
+import ThrumTestSupport
 
 /// `thrum convert` end to end, and `.haptic` files in `check`, `info` and `render`.
 @Suite struct ConvertCommandTests {
-    static let fixtures = packageRoot + "/Tests/HapticFormatsTests/Fixtures/"
-
-    /// A new empty temporary folder.
-    func folder() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-convert-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    static let fixtures = packageRoot.appendingPathComponent("Tests/HapticFormatsTests/Fixtures").path + "/"
 
     func files(in folder: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
     }
 
     @Test func hapticToAHAPWritesAFileCoreHapticsReadsCleanly() throws {
-        let out = try folder() + "/gear.ahap"
+        let temporary = TemporaryDirectory("convert")
+        let out = temporary.file("gear.ahap")
         let result = runThrum(["convert", Self.fixtures + "gear.haptic", "-o", out])
         #expect(result.status == 0, "\(result.err)")
         #expect(result.out == "wrote \(out) (2 warnings)\n")
@@ -28,7 +23,8 @@ import Testing
     }
 
     @Test func splitWritesTwoFiles() throws {
-        let dir = try folder()
+        let temporary = TemporaryDirectory("convert")
+        let dir = temporary.path
         let result = runThrum(["convert", "--split", Self.fixtures + "gear.haptic", "-o", dir + "/gear.ahap"])
         #expect(result.status == 0)
         #expect(files(in: dir) == ["gear_continuous.ahap", "gear_transients.ahap"])
@@ -37,7 +33,8 @@ import Testing
     }
 
     @Test func strictRefusesLossesAndWritesNothing() throws {
-        let dir = try folder()
+        let temporary = TemporaryDirectory("convert")
+        let dir = temporary.path
         let result = runThrum(["convert", "--strict", Self.fixtures + "gear.haptic", "-o", dir + "/gear.ahap"])
         #expect(result.status == 65)
         #expect(result.err.hasSuffix("thrum convert: nothing written: 2 errors (with --strict every loss is an error)\n"))
@@ -47,7 +44,8 @@ import Testing
     }
 
     @Test func exitCodes() throws {
-        let dir = try folder()
+        let temporary = TemporaryDirectory("convert")
+        let dir = temporary.path
         #expect(runThrum(["convert", dir + "/missing.haptic", "-o", dir + "/x.ahap"]).status == 66)
         #expect(runThrum(["convert", Self.fixtures + "gear.haptic", "-o", dir + "/x.wav"]).status == 64)
         #expect(runThrum(["convert", Self.fixtures + "gear.haptic"]).status == 64)
@@ -56,16 +54,17 @@ import Testing
         let unwritable = runThrum(["convert", Self.fixtures + "gear.haptic", "-o", dir + "/no/such/folder/x.ahap"])
         #expect(unwritable.status == 74)
         let text = #"{"version": {"major": 1}, "signals": {"continuous": {"envelopes": {"amplitude": [{"time": 0, "amplitude": 2}, {"time": 1, "amplitude": 0}]}}}}"#
-        let broken = try temporaryFile("broken.haptic", text)
+        let broken = try temporary.write("in/broken.haptic", text)
         let column = try #require(text.range(of: #""amplitude": 2"#)).lowerBound.utf16Offset(in: text) + 14
         let bad = runThrum(["convert", broken, "-o", dir + "/x.ahap"])
         #expect(bad.status == 65)
         #expect(bad.err.contains("broken.haptic:1:\(column): error: signals.continuous.envelopes.amplitude[0].amplitude: amplitude out of range: time 0.0, amplitude 2.0"))
-        #expect(files(in: dir).isEmpty)
+        #expect(files(in: dir) == ["in"], "nothing written beside the input's folder")
     }
 
     @Test func ahapToHapticAndAndroid() throws {
-        let dir = try folder()
+        let temporary = TemporaryDirectory("convert")
+        let dir = temporary.path
         let haptic = runThrum(["convert", Self.fixtures + "pulses.ahap", "-o", dir + "/pulses.haptic"])
         #expect(haptic.status == 0 && haptic.err.isEmpty, "\(haptic.err)")
         #expect(runThrum(["check", "--strict", dir + "/pulses.haptic"]).status == 0)
@@ -83,11 +82,12 @@ import Testing
         #expect(runThrum(["check", gear]) == (0, "checked 1 file: 0 errors, 0 warnings\n", ""))
         let info = runThrum(["info", gear])
         #expect(info.status == 0 && info.out.contains("format: .haptic 1.0.0\n") && info.out.contains("emphasis points: 1 (peak 0.80)"))
-        let wav = try folder() + "/gear.wav"
+        let temporary = TemporaryDirectory("convert")
+        let wav = temporary.file("gear.wav")
         let render = runThrum(["render", gear, "-o", wav, "--sample-rate", "8000"])
         #expect(render.status == 0, "\(render.err)")
         #expect(render.out.contains("7288 frames"), "\(render.out)")
-        let broken = try temporaryFile("x.haptic", #"{"version": {"major": 1}}"#)
+        let broken = try temporary.write("x.haptic", #"{"version": {"major": 1}}"#)
         let check = runThrum(["check", broken])
         #expect(check.status == 65)
         #expect(check.out.hasPrefix(broken + ":1:1: error: missing \"signals\""))
