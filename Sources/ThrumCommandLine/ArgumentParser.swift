@@ -14,7 +14,7 @@ enum ValueOption: String, Sendable {
 
 /// The options without a value (`--json`); the raw value is the long name.
 enum FlagOption: String, Sendable {
-    case help, json, loop, split, strict, watch
+    case help, json, loop, split, strict, verbose, watch
     case noNormalize = "no-normalize"
     case hapticsFromAudio = "haptics-from-audio"
     case allowAnyPath = "allow-any-path"

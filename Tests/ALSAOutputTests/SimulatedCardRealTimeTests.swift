@@ -60,7 +60,7 @@ struct SimulatedCardRealTimeTests {
         .init(profile: "sim_8ch", sourceChannels: 2, format: .s32LE, access: .rwInterleaved, deviceChannels: 8, rate: 48_000),
         .init(profile: "sim_rme", sourceChannels: 4, format: .s32LE, access: .rwNonInterleaved, deviceChannels: 8, rate: 48_000),
         .init(profile: "sim_dongle", sourceChannels: 2, format: .s16LE, access: .rwInterleaved, deviceChannels: 2, rate: 48_000),
-        .init(profile: "sim_44k", sourceChannels: 2, format: .s32LE, access: .rwInterleaved, deviceChannels: 2, rate: 44_100),
+        .init(profile: "sim_44k", sourceChannels: 2, format: .s16LE, access: .rwInterleaved, deviceChannels: 2, rate: 44_100),
         .init(profile: "sim_step32", sourceChannels: 2, format: .s32LE, access: .rwInterleaved, deviceChannels: 2, rate: 48_000,
               periodRequest: 500),
         .init(profile: "sim_fast", sourceChannels: 2, format: .s32LE, access: .rwInterleaved, deviceChannels: 2, rate: 48_000),
@@ -164,7 +164,7 @@ struct SimulatedCardRealTimeTests {
             _ = try ALSAPlayback(configuration: ALSADeviceConfiguration(source: only44.source, channels: 4, requireExactRate: true))
             Issue.record("an exact 48 kHz on a 44.1 kHz-only card should be refused")
         } catch {
-            #expect(error.mismatches == [.channels(requested: 4, supported: 2...2), .rate(requested: 48_000, supported: "44100 Hz")])
+            #expect(error.mismatches == [.channels(requested: 4, supported: 2...2), .rate(requested: 48_000, offered: [44_100], range: 44_100...44_100)])
             #expect(error.description.contains("48000 Hz asked, it plays 44100 Hz"))
             #expect(error.description.contains("plughw:"))
         }
