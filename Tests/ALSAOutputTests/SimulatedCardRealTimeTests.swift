@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import ThrumTestSupport
 
 @testable import ALSAOutput
 
@@ -47,7 +48,7 @@ func playRamp(
         underruns.append(cardUnderruns)
         run.remove()
     }
-    throw SimulatedCard.BuildFailure(message: "the card underran in every attempt (\(underruns)): machine too busy")
+    throw SimulatedCard.Unavailable(description: "the card underran in every attempt (\(underruns)): machine too busy")
 }
 
 extension ALSAOutputSuites {
