@@ -6,7 +6,7 @@ let usage = """
     usage: thrum-bench COMMAND [options]
       throughput [--runs N]   600 s of haptics to a 3-ch float WAV vs sox
       voices                  render cost per 256-frame period at 1/16/64 voices
-      alloc                   heap allocations in 2000 periods at 64 voices (exit 1 if not 0)
+      alloc                   heap allocations: 2000 periods at 64 voices, and on the ALSA thread (exit 1 if not 0)
       sanity                  shows that the malloc counter counts (exit 1 if not)
       latency [--runs N]      start to first frame, live on ALSA `pulse`
       rss                     peak RSS playing a 5 s pattern
