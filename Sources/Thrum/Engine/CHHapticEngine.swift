@@ -146,10 +146,6 @@ public final class CHHapticEngine: @unchecked Sendable {
     /// The device buffer in frames: how far rendering runs ahead of what is heard (offline: 0) (a Thrum addition).
     public var bufferFrames: Int { state.withLock { $0.run?.playback?.bufferFrames ?? 0 } }
 
-    /// What the device negotiated while running (format, access, rate, channels, period, buffer); nil
-    /// offline or stopped (a Thrum addition).
-    public var outputSetup: ALSAStreamSetup? { state.withLock { $0.run?.playback?.setup } }
-
     /// Why the device last failed while playing (ALSA's message naming the device), if it did (a Thrum addition).
     public var lastDeviceError: String? { state.withLock { $0.lastDeviceError } }
 
