@@ -39,7 +39,6 @@ struct SimulatedCardFaultRealTimeTests {
         let run = variant == "quiet"
             ? try SimulatedCardRun(fields: "formats [ S32_LE ]\nchannels 2\nvanish_after 48000\nvanish_quietly yes")
             : try SimulatedCardRun(profile: variant)
-        defer { run.remove() }
         let playback = try ALSAPlayback(configuration: configuration(run))
         let recorder = FailureRecorder()
         let progress = SourceProgress()
@@ -66,7 +65,6 @@ struct SimulatedCardFaultRealTimeTests {
         let (run, setup) = try playRamp(frames: frames, sourceChannels: 2, card: {
             try SimulatedCardRun(profile: "sim_suspend")
         })
-        defer { run.remove() }
         #expect(run.stat("suspends") == 1)
         #expect(run.stat("resumes") == 1)
         let want = expectedRampBytes(format: setup.format, frames: frames, deviceChannels: 2, sourceChannels: 2)
@@ -77,7 +75,6 @@ struct SimulatedCardFaultRealTimeTests {
     /// reports it) is prepared, and playback goes on.
     @Test func cardThatCannotResumeIsPrepared() throws {
         let run = try SimulatedCardRun(fields: "formats [ S16_LE ]\nchannels 2\nsuspend_after 12000\nresumable no")
-        defer { run.remove() }
         let playback = try ALSAPlayback(configuration: configuration(run))
         let progress = SourceProgress()
         try playback.start(source: FunctionSource(progress: progress, expectedFrameCount: 256, sample: rampSample))
@@ -97,7 +94,6 @@ struct SimulatedCardFaultRealTimeTests {
     /// card wakes the thread about once per period.
     @Test func wakeUpClearedOnlyInDescriptorsDoesNotSpin() throws {
         let run = try SimulatedCardRun(fields: "formats [ S32_LE ]\nchannels 2\nclear_wakeup_in_descriptors yes")
-        defer { run.remove() }
         let playback = try ALSAPlayback(configuration: configuration(run))
         try playback.start(source: FunctionSource(progress: SourceProgress(), expectedFrameCount: 256, sample: rampSample))
         #expect(waitUntil(timeout: 10) { playback.framesWritten >= 24_000 })
@@ -112,7 +108,6 @@ struct SimulatedCardFaultRealTimeTests {
     /// Underruns: Thrum recovers and counts exactly the ones the card saw.
     @Test func underrunsCountedByThrumMatchTheCard() throws {
         let run = try SimulatedCardRun(profile: "sim_scarlett")
-        defer { run.remove() }
         let playback = try ALSAPlayback(configuration: configuration(run))
         try playback.start(source: FunctionSource(progress: SourceProgress(), expectedFrameCount: 256, sample: rampSample))
         #expect(waitUntil(timeout: 10) { playback.framesWritten >= 12_000 })

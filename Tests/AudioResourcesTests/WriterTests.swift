@@ -87,7 +87,7 @@ struct WriterTests {
     /// away from zero: what a sound card of that width receives from Thrum (see ALSAOutput's conversion).
     @Test("PCM codes are exact: 32 bits and halves away from zero", arguments: [16, 24, 32])
     func exactCodes(bits: Int) throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("audio")
         let path = dir.file("codes.wav")
         let format: AudioSampleFormat = bits == 16 ? .pcm16 : bits == 24 ? .pcm24 : .pcm32
         let step = Double(Int64(1) << (bits - 1))

@@ -5,10 +5,6 @@ import Foundation
 /// Its profiles (`Tools/simcard/profiles.conf`) reach ALSA as a private configuration in-process, or
 /// through `ALSA_CONFIG_PATH` for a `thrum` child process: never through the system's configuration.
 public enum SimulatedCard {
-    /// The repository root.
-    public static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// Why the card cannot be used.
     public struct Unavailable: Error, CustomStringConvertible {
         public var description: String
@@ -23,7 +19,7 @@ public enum SimulatedCard {
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [repository.appendingPathComponent("Tools/simcard/build.sh").path]
+        process.arguments = [packageRoot.appendingPathComponent("Tools/simcard/build.sh").path]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -39,7 +35,7 @@ public enum SimulatedCard {
     }()
 
     /// The profiles file.
-    public static let profilesPath = repository.appendingPathComponent("Tools/simcard/profiles.conf").path
+    public static let profilesPath = packageRoot.appendingPathComponent("Tools/simcard/profiles.conf").path
 
     /// The profiles file's text: `pcm_type.simcard` and one `pcm.sim_*` per profile.
     public static let profiles: String = (try? String(contentsOfFile: profilesPath, encoding: .utf8)) ?? ""
@@ -66,21 +62,22 @@ public enum SimulatedCard {
     }
 }
 
-/// One use of a simulated card: a private folder for its capture and statistics.
+/// One use of a simulated card: a private folder for its capture and statistics, removed with the run.
 public struct SimulatedCardRun: Sendable {
     /// The PCM name in the configuration: a profile such as `sim_umc`, or `custom`.
     public let name: String
-    /// The folder holding `NAME.raw` (the capture) and `NAME.stats`.
-    public let directory: String
     /// The body of `pcm.custom { … }` (simcard keys) when the card is not one of the profiles.
     public let definition: String?
+    private let folder = TemporaryDirectory("simcard")
+
+    /// The folder holding `NAME.raw` (the capture) and `NAME.stats`.
+    public var directory: String { folder.path }
 
     /// A run of one of the profiles.
     public init(profile: String) throws {
         try SimulatedCard.require()
         name = profile
         definition = nil
-        directory = try Self.makeDirectory()
     }
 
     /// A card defined on the spot: `fields` are simcard keys (`formats [ S16_BE ]`, `channels 2`, …).
@@ -88,14 +85,6 @@ public struct SimulatedCardRun: Sendable {
         try SimulatedCard.require()
         name = "custom"
         definition = fields
-        directory = try Self.makeDirectory()
-    }
-
-    private static func makeDirectory() throws -> String {
-        var template = Array((NSTemporaryDirectory() + "thrum-simcard-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buffer in mkdtemp(buffer.baseAddress!).map { String(cString: $0) } }
-        guard let made else { throw SimulatedCard.Unavailable(description: "cannot create a temporary folder") }
-        return made
     }
 
     /// The device name to open: `sim_umc:DIR=/tmp/…` for a profile, `custom` for a card defined on the spot.
@@ -147,9 +136,4 @@ public struct SimulatedCardRun: Sendable {
 
     /// An integer statistic, or -1 when missing.
     public func stat(_ key: String) -> Int { stats()[key].flatMap { Int($0) } ?? -1 }
-
-    /// Deletes the folder.
-    public func remove() {
-        try? FileManager.default.removeItem(atPath: directory)
-    }
 }

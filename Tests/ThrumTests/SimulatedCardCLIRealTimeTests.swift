@@ -59,7 +59,6 @@ struct SimulatedCardCLIRealTimeTests {
                 card: run)
             if run.stat("underruns") == 0 || result.status != 0 { return (run, result) }
             underruns.append(run.stat("underruns"))
-            run.remove()
         }
         throw SimulatedCard.Unavailable(description: "the card underran in every attempt (\(underruns)): machine too busy")
     }
@@ -70,7 +69,6 @@ struct SimulatedCardCLIRealTimeTests {
     @Test(arguments: cases)
     func playEqualsRenderBitForBit(_ c: CardCase) throws {
         let (run, played) = try play(c)
-        defer { run.remove() }
         #expect(played.status == 0, "\(played.errors)")
         let stats = run.stats()
         #expect(stats["format"] == c.cardFormat)
@@ -112,7 +110,6 @@ struct SimulatedCardCLIRealTimeTests {
     @Test func durationCountsPatternTime() throws {
         let c = Self.cases[1]
         let (run, played) = try play(c, extra: ["--duration", "0.25"])
-        defer { run.remove() }
         #expect(played.status == 0, "\(played.errors)")
         let rendered = run.directory + "/render.wav"
         let render = try ThrumProcess.run([
@@ -134,7 +131,6 @@ struct SimulatedCardCLIRealTimeTests {
 
     @Test func refusalsNameTheLimitAndThrumsOwnFixFirst() throws {
         let scarlett = try SimulatedCardRun(profile: "sim_scarlett")
-        defer { scarlett.remove() }
         let channels = try ThrumProcess.run(["play", "tap", "--device", scarlett.deviceName, "--channels", "L,R,H"])
         #expect(channels.status == 69)
         #expect(channels.errors.contains("--channels L,R,H needs 3 channels, it has 2"))
@@ -144,13 +140,11 @@ struct SimulatedCardCLIRealTimeTests {
         #expect(channels.errors.split(separator: "\n").count == 1)
 
         let only44 = try SimulatedCardRun(profile: "sim_44k")
-        defer { only44.remove() }
         let rate = try ThrumProcess.run(["play", "tap", "--device", only44.deviceName, "--sample-rate", "48000"])
         #expect(rate.status == 69)
         #expect(rate.errors.contains("48000 Hz asked, it plays 44100 Hz; try --sample-rate 44100, or --device plughw:"))
 
         let unsigned = try SimulatedCardRun(fields: "formats [ U8 ]")
-        defer { unsigned.remove() }
         let format = try ThrumProcess.run(["play", "tap", "--device", unsigned.deviceName], card: unsigned)
         #expect(format.status == 69)
         #expect(format.errors.contains("sample format: it accepts U8, none of which Thrum writes"))
@@ -160,7 +154,6 @@ struct SimulatedCardCLIRealTimeTests {
     /// The card disappears after 1 s (USB unplug): `thrum play` exits 69 naming the device.
     @Test func vanishingCardExits69NamingTheDevice() throws {
         let run = try SimulatedCardRun(profile: "sim_vanish")
-        defer { run.remove() }
         let pattern = try writePattern(in: run)
         let result = try ThrumProcess.run(["play", pattern, "--device", run.deviceName, "--loop", "--duration", "5"])
         #expect(result.status == 69)
@@ -172,7 +165,6 @@ struct SimulatedCardCLIRealTimeTests {
     /// Without real-time scheduling `thrum play` says so once, at start, with how to grant it.
     @Test func refusedRealTimeSchedulingIsSaidOnceWithTheRemedy() throws {
         let run = try SimulatedCardRun(profile: "sim_scarlett")
-        defer { run.remove() }
         // As root, drop CAP_SYS_NICE (root's rtprio limit is 0); as another user the limit already refuses.
         let prefix = getuid() == 0 ? ["/usr/bin/setpriv", "--bounding-set", "-sys_nice", "--inh-caps", "-sys_nice", "--"] : []
         var limit = rlimit()

@@ -17,19 +17,17 @@ struct ThrumProcess {
         process.arguments = prefix.isEmpty ? arguments : Array(prefix.dropFirst()) + [executable] + arguments
         process.environment = try SimulatedCard.environment(extraConfigurations: card?.configurationFile().map { [$0] } ?? [])
         // Output to files, not pipes: nothing can fill up and block the process.
-        let folder = NSTemporaryDirectory() + "thrum-cli-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        _ = FileManager.default.createFile(atPath: folder + "/out", contents: nil)
-        _ = FileManager.default.createFile(atPath: folder + "/err", contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/out"))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/err"))
+        let folder = TemporaryDirectory("cli")
+        let out = try folder.write("out", "")
+        let err = try folder.write("err", "")
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
         try process.run()
         process.waitUntilExit()
         return ThrumProcess(
             status: process.terminationStatus,
-            output: (try? String(contentsOfFile: folder + "/out", encoding: .utf8)) ?? "",
-            errors: (try? String(contentsOfFile: folder + "/err", encoding: .utf8)) ?? "")
+            output: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
+            errors: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
     }
 }
 
