@@ -56,7 +56,7 @@ struct SimulatedCardFaultRealTimeTests {
         let rendered = progress.framesRendered.load(ordering: .acquiring)
         #expect(rendered <= 48_000 + playback.bufferFrames + playback.periodFrames, "rendered \(rendered) frames")
         playback.close()
-        #expect(run.stat("vanished") == 1)  // written at close: ALSA refuses to drop a disconnected PCM
+        #expect(run.stat("vanished") == 1)
     }
 
     /// A suspend is resumed where it stopped: nothing is lost, the card's capture stays bit-exact.

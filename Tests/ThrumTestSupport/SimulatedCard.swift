@@ -122,7 +122,7 @@ public struct SimulatedCardRun: Sendable {
         FileManager.default.contents(atPath: "\(directory)/\(name).raw").map { [UInt8]($0) } ?? []
     }
 
-    /// The card's own account (written at each stop, hw_params and close): format, access, channels, rate,
+    /// The card's own account (written at each stop, hw_params, vanish and close): format, access, channels, rate,
     /// period, buffer, underruns, suspends, resumes, starts, played, wakeups, vanished.
     public func stats() -> [String: String] {
         guard let text = try? String(contentsOfFile: "\(directory)/\(name).stats", encoding: .utf8) else { return [:] }
