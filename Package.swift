@@ -74,7 +74,7 @@ let package = Package(
             name: "AudioResourcesTests", dependencies: ["AudioResources", "ThrumTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "AudioAnalysisTests", dependencies: ["AudioAnalysis", "ThrumTestSupport"], swiftSettings: strict),
-        .testTarget(name: "ALSAOutputTests", dependencies: ["ALSAOutput"], swiftSettings: strict),
+        .testTarget(name: "ALSAOutputTests", dependencies: ["ALSAOutput", "ThrumTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ThrumTests", dependencies: ["Thrum", "AHAPCodec", "AudioResources", "HapticFormats", "ThrumTestSupport"],
             swiftSettings: strict),

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Thrum's benchmark suite: builds thrum-bench (and thrum, for the `thrum play` start-up figure) in release,
-# starts a private PulseAudio null sink (ALSA device `pulse`), runs `thrum-bench all`, stops the server
-# and prints the markdown table.
+# Thrum's benchmark suite: builds thrum-bench (and thrum, for the `thrum play` figures) in release and the
+# simulated sound card (Tools/simcard), starts a private PulseAudio null sink (ALSA device `pulse`), runs
+# `thrum-bench all`, stops the server and prints the markdown table.
 #
 #   Tools/benchmark.sh            # print the table
 #   Tools/benchmark.sh --write    # also write Tools/benchmark-results.md
-#   Tools/benchmark.sh --no-load  # skip the "other core busy" half of the xrun matrix
+#   Tools/benchmark.sh --no-load  # skip the "other core busy" half of the xrun matrices
 # Other options are passed to `thrum-bench all` (e.g. --runs 5 for the throughput median).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -24,6 +24,10 @@ echo "benchmark: building thrum-bench and thrum (release)…" >&2
 swift build -c release --product thrum-bench >&2
 swift build -c release --product thrum >&2
 bin="$(swift build -c release --show-bin-path)"
+# The simulated card for the low-latency underrun table (thrum-bench card-xruns adds it to ALSA's
+# configuration for its own processes only).
+THRUM_SIMCARD_PLUGIN="$("$root/Tools/simcard/build.sh")"
+export THRUM_SIMCARD_PLUGIN THRUM_SIMCARD_PROFILES="$root/Tools/simcard/profiles.conf"
 
 # A server of our own, so the benchmark neither uses nor stops one that tests are running against.
 export THRUM_PULSE_RUNTIME="${THRUM_PULSE_RUNTIME:-/tmp/thrum-pulse-bench-$$}"

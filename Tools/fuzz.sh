@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # Builds and runs Thrum's libFuzzer harnesses (the separate package in Tools/fuzz).
 #
-#   Tools/fuzz.sh [SECONDS] [--target ahap|audio] [--jobs N] [-- LIBFUZZER_FLAGS…]
+#   Tools/fuzz.sh [SECONDS] [--target ahap|haptic|audio] [--jobs N] [-- LIBFUZZER_FLAGS…]
 #
 #   SECONDS       total fuzzing time (libFuzzer -max_total_time), default 60
 #   --target      ahap  (default): AHAP bytes → JSONReader → AHAPDecoder + PatternValidator → CompiledPattern
 #                        → Renderer (a few periods from the start and from the last event; samples finite)
+#                 haptic: .haptic bytes → HapticFileDecoder (both modes) → playback form rendered,
+#                         AHAP and Android exports and the way back
 #                 audio: bytes → temp file → AudioFileInfo.probe + AudioFileLoader.load (small limits)
 #   --jobs N      run N fuzzer processes side by side on one shared corpus (default 1); the counts are summed
 #   after --       extra libFuzzer flags, e.g. -- -runs=100000 -seed=1
 #
 # Seeds (copied into a temporary corpus folder, never committed): Resources/Patterns and the shared corpus
 # ($THRUM_CORPUS, default ../shared/corpus next to the package: ahap/ and ricochet/HapticPatterns/) for
-# ahap; Resources/Audio, the corpus's .wav files and a few sox-made WAV/AIFF/FLAC/Ogg/CAF/AU files for audio.
+# ahap; the .haptic test fixtures and Meta's test files ($THRUM_ORACLES, default ../shared/oracles:
+# meta-haptics-sdk/test_files) for haptic; Resources/Audio, the corpus's .wav files and a few sox-made
+# WAV/AIFF/FLAC/Ogg/CAF/AU files for audio.
 #
 # Each input gets at most 5 s (-timeout=5; a slower one is a finding), 2048 MB RSS (-rss_limit_mb=2048).
 # A crash, hang, leak or out-of-memory input is saved under Tools/fuzz/crashes/ and the script exits non-zero.
@@ -37,7 +41,7 @@ jobs=1
 extra=()
 while [[ $# -gt 0 ]]; do
     case "$1" in
-        --target) target="${2:?--target needs ahap or audio}"; shift 2 ;;
+        --target) target="${2:?--target needs ahap, haptic or audio}"; shift 2 ;;
         --target=*) target="${1#--target=}"; shift ;;
         --jobs) jobs="${2:?--jobs needs a number}"; shift 2 ;;
         --jobs=*) jobs="${1#--jobs=}"; shift ;;
@@ -47,7 +51,7 @@ while [[ $# -gt 0 ]]; do
         *) seconds="$1"; shift ;;
     esac
 done
-case "$target" in ahap | audio) ;; *) echo "fuzz.sh: --target must be ahap or audio" >&2; exit 64 ;; esac
+case "$target" in ahap | haptic | audio) ;; *) echo "fuzz.sh: --target must be ahap, haptic or audio" >&2; exit 64 ;; esac
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: --jobs must be a positive number" >&2; exit 64; }
 
 # Build.
@@ -80,6 +84,10 @@ flags=(-timeout=5 -rss_limit_mb=2048 -max_total_time="$seconds" -print_final_sta
 if [[ "$target" == ahap ]]; then
     copy_seeds "$root"/Resources/Patterns/*.ahap "$corpus_root"/ahap/* "$corpus_root"/ricochet/HapticPatterns/*
     flags+=(-dict="$fuzzdir/ahap.dict" -max_len=8192)
+elif [[ "$target" == haptic ]]; then
+    oracles="${THRUM_ORACLES:-$(dirname "$root")/shared/oracles}"
+    copy_seeds "$root"/Tests/HapticFormatsTests/Fixtures/*.haptic "$oracles"/meta-haptics-sdk/test_files/*.haptic
+    flags+=(-dict="$fuzzdir/haptic.dict" -max_len=8192)
 else
     shopt -s globstar nullglob
     copy_seeds "$root"/Resources/Audio/* "$corpus_root"/**/*.wav

@@ -8,7 +8,8 @@
 #   4. starts a PulseAudio null sink (Tools/pulse-null-sink.sh) and runs the real-time tests
 #      (suites named *RealTime* or *PulseAudio*, the simulated-card tests among them) one at a time,
 #      never beside other tests,
-#   5. runs the engine and render tests again under ThreadSanitizer (own build folder .build-tsan),
+#   5. runs the engine, render and ALSA tests (the simulated-card ones included) again under
+#      ThreadSanitizer (own build folder .build-tsan),
 #   6. runs every test but the real-time ones under AddressSanitizer (.build-asan; XCTest's own leaks
 #      are not ours, so leak detection is off).
 # Set THRUM_SKIP_SANITIZERS=1 to skip steps 5 and 6 while iterating.
@@ -56,7 +57,7 @@ run_tests swift test --skip-build --no-parallel --filter "$realtime"
 
 if [[ "${THRUM_SKIP_SANITIZERS:-0}" != "1" ]]; then
     run_tests swift test --scratch-path "$root/.build-tsan" --sanitize=thread \
-        --filter 'EngineOfflineTests|EngineALSAFileTests|AdvancedPlayerTests|FaultInjectionTests|RenderCoreTests|ALSAOutputHermeticTests' \
+        --filter 'EngineOfflineTests|EngineALSAFileTests|AdvancedPlayerTests|FaultInjectionTests|RenderCoreTests|ALSAOutputHermeticTests|SimulatedCardRealTimeTests|SimulatedCardFaultRealTimeTests' \
         --no-parallel
     ASAN_OPTIONS=detect_leaks=0 run_tests swift test --scratch-path "$root/.build-asan" --sanitize=address --skip "$realtime"
 fi

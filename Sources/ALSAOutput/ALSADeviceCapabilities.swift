@@ -69,10 +69,12 @@ public struct ALSADeviceCapabilities: Sendable, Hashable {
     }
 
     /// The rates to name in messages: the common ones the device has, or its range when it has none of them.
-    public var rateSummary: String {
-        if commonRates.isEmpty { return rateRange.lowerBound == rateRange.upperBound
-            ? "\(rateRange.lowerBound) Hz" : "\(rateRange.lowerBound)–\(rateRange.upperBound) Hz" }
-        return commonRates.map(String.init).joined(separator: ", ") + " Hz"
+    public var rateSummary: String { Self.rateSummary(offered: commonRates, range: rateRange) }
+
+    /// `44100, 48000 Hz`, or `8000–96000 Hz` when `offered` is empty.
+    static func rateSummary(offered: [Int], range: ClosedRange<Int>) -> String {
+        if !offered.isEmpty { return offered.map(String.init).joined(separator: ", ") + " Hz" }
+        return range.lowerBound == range.upperBound ? "\(range.lowerBound) Hz" : "\(range.lowerBound)–\(range.upperBound) Hz"
     }
 
     /// The channel range as a message shows it: `2` or `1–8`.
@@ -93,8 +95,9 @@ public enum ALSASetupMismatch: Sendable, Hashable, CustomStringConvertible {
     case access
     /// More channels were asked for than the device has.
     case channels(requested: Int, supported: ClosedRange<Int>)
-    /// An exact rate was asked for that the device does not play; `supported` names what it plays.
-    case rate(requested: Int, supported: String)
+    /// An exact rate was asked for that the device does not play. `offered`: the common rates it plays
+    /// (``ALSADeviceCapabilities/commonRates``); `range`: its lowest and highest rate.
+    case rate(requested: Int, offered: [Int], range: ClosedRange<Int>)
 
     /// One clause naming the mismatch and what the card accepts, e.g.
     /// "3 channels asked, it has 2 (use a channel map of at most 2 entries)".
@@ -111,8 +114,8 @@ public enum ALSASetupMismatch: Sendable, Hashable, CustomStringConvertible {
                 ? "\(supported.upperBound)" : "\(supported.lowerBound)–\(supported.upperBound)"
             return "\(requested) channels asked, it has \(has) (use a channel map of at most \(supported.upperBound) "
                 + "entr\(supported.upperBound == 1 ? "y" : "ies"))"
-        case .rate(let requested, let supported):
-            return "\(requested) Hz asked, it plays \(supported)"
+        case .rate(let requested, let offered, let range):
+            return "\(requested) Hz asked, it plays \(ALSADeviceCapabilities.rateSummary(offered: offered, range: range))"
         }
     }
 }

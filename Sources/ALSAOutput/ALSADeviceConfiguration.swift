@@ -7,6 +7,14 @@ public enum ALSADeviceSource: Sendable, Hashable {
     /// The system configuration (`/usr/share/alsa/alsa.conf`) is *not* included, so the text must be
     /// self-contained, e.g. `pcm.t { type file slave.pcm { type null } file "/tmp/o.raw" format raw }`.
     case configuration(text: String, pcmName: String)
+
+    /// The name used in messages: the device name, or the PCM name of an in-memory configuration.
+    public var name: String {
+        switch self {
+        case .named(let name): name
+        case .configuration(_, let pcmName): pcmName
+        }
+    }
 }
 
 /// Everything needed to open and configure an ALSA playback PCM.
@@ -83,10 +91,5 @@ public struct ALSADeviceConfiguration: Sendable, Hashable {
     }
 
     /// The name used in messages: the device name, or the PCM name of an in-memory configuration.
-    public var deviceName: String {
-        switch source {
-        case .named(let name): name
-        case .configuration(_, let pcmName): pcmName
-        }
-    }
+    public var deviceName: String { source.name }
 }

@@ -61,12 +61,18 @@ public enum ALSADevices {
     /// - Throws: ``ALSAError`` (`open`) when it cannot be opened (missing, busy), or (`configureHardware`)
     ///   when it reports no parameter space.
     public static func capabilities(of source: ALSADeviceSource) throws(ALSAError) -> ALSADeviceCapabilities {
-        let name: String
-        switch source {
-        case .named(let device): name = device
-        case .configuration(_, let pcmName): name = pcmName
-        }
-        return try PCMDevice.capabilities(of: source, name: name)
+        try PCMDevice.capabilities(of: source, name: source.name)
+    }
+
+    /// The stream ``ALSAPlayback/init(configuration:)`` would negotiate for `configuration`, found by opening
+    /// the device, negotiating and closing it again (nothing is played). Lets a caller pick another rate or
+    /// channel map before it builds anything on the device.
+    /// - Throws: the same ``ALSAError`` the playback would (with ``ALSAError/mismatches`` when the device
+    ///   does not accept the setup).
+    public static func negotiate(_ configuration: ALSADeviceConfiguration) throws(ALSAError) -> ALSAStreamSetup {
+        let device = try PCMDevice(configuration: configuration)
+        defer { device.close() }
+        return device.setup
     }
 
     /// Turns alsa-lib's own diagnostics on stderr (lines starting "ALSA lib …") off or back on.

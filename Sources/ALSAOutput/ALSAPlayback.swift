@@ -121,6 +121,9 @@ public final class ALSAPlayback: Sendable {
     ///
     /// - Parameters:
     ///   - source: renders one period at a time on the playback thread (see ``ALSARenderSource``).
+    ///   - holdingOutput: when true, the thread waits before rendering its first period until
+    ///     ``releaseOutput()`` (or `stop`), so whatever the caller sets up on the source in between lands on
+    ///     the stream's very first frame. Nothing is written meanwhile, so the device cannot underrun.
     ///   - onFailure: called once if the device fails while playing, on a separate normal-priority thread
     ///     spawned for it after the playback thread has left its loop. It may call ``stop(drain:)``,
     ///     ``close()`` or `start` again.
@@ -128,16 +131,25 @@ public final class ALSAPlayback: Sendable {
     ///   prepared, or if the thread cannot be created.
     public func start(
         source: sending some ALSARenderSource,
+        holdingOutput: Bool = false,
         onFailure: (@Sendable (ALSAError) -> Void)? = nil
     ) throws(ALSAError) {
         let box = SourceBox(source)
         try control.withLock { (state: inout ControlState) throws(ALSAError) -> Void in
-            try startLocked(&state, source: box.take(), onFailure: onFailure)
+            try startLocked(&state, source: box.take(), holdingOutput: holdingOutput, onFailure: onFailure)
+        }
+    }
+
+    /// Lets a playback started with `holdingOutput` render its first period. Does nothing otherwise.
+    public func releaseOutput() {
+        shared.outputReleased.store(true, ordering: .releasing)
+        control.withLock { state in
+            if let worker = state.worker { _ = thrum_eventfd_signal(worker.wakeFD) }
         }
     }
 
     private func startLocked(
-        _ state: inout ControlState, source: any ALSARenderSource,
+        _ state: inout ControlState, source: any ALSARenderSource, holdingOutput: Bool,
         onFailure: (@Sendable (ALSAError) -> Void)?
     ) throws(ALSAError) {
         guard let device = state.device else {
@@ -150,7 +162,7 @@ public final class ALSAPlayback: Sendable {
             let err = snd_pcm_prepare(device.handle)
             if err < 0 { throw ALSAError(code: err, operation: .prepare, device: deviceName) }
         }
-        shared.resetForStart()
+        shared.resetForStart(holdingOutput: holdingOutput)
         state.lastError = nil
 
         let worker = try PlaybackWorker(
@@ -173,8 +185,11 @@ public final class ALSAPlayback: Sendable {
                 created = pthread_create(&thread, &attr, playbackThreadEntry, context)
                 if created != 0 {
                     warnings.append(
-                        "SCHED_FIFO priority \(priority) refused: \(String(cString: strerror(created))) "
-                            + "(grant CAP_SYS_NICE or an rtprio limit for real-time playback)")
+                        "real-time scheduling refused (SCHED_FIFO priority \(priority): "
+                            + "\(String(cString: strerror(created)))), so underruns are likelier under load; allow it "
+                            + "with an rtprio limit of at least \(priority) (e.g. '@audio - rtprio 95' in "
+                            + "/etc/security/limits.d/audio.conf, as a member of group audio, then log in again) "
+                            + "or CAP_SYS_NICE (sudo setcap cap_sys_nice+ep on the program)")
                 }
             } else {
                 warnings.append("cannot request SCHED_FIFO: \(String(cString: strerror(attrErr)))")

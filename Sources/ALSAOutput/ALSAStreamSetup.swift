@@ -42,13 +42,16 @@ public struct ALSAStreamSetup: Sendable, Hashable, CustomStringConvertible {
         deviceChannels > sourceChannels ? (sourceChannels + 1)...deviceChannels : nil
     }
 
-    /// One line, e.g. "S32_LE, 4 channels (3–4 silent), 48000 Hz, period 256 × 4, RW_INTERLEAVED, latency 21.3 ms".
+    /// One line, e.g. "S32_LE, 4 channels (3–4 silent), 48000 Hz, period 256 × 4, RW_INTERLEAVED, latency 21.3 ms"
+    /// ("period 256, buffer 1000" when the buffer is not whole periods).
     public var description: String {
         var channels = "\(deviceChannels) channel\(deviceChannels == 1 ? "" : "s")"
         if let silent = silentChannels {
             channels += silent.count == 1 ? " (\(silent.lowerBound) silent)" : " (\(silent.lowerBound)–\(silent.upperBound) silent)"
         }
         let latency = (latencyMilliseconds * 10).rounded() / 10
-        return "\(format), \(channels), \(sampleRate) Hz, period \(periodFrames) × \(periods), \(access), latency \(latency) ms"
+        let sizes = periodFrames > 0 && bufferFrames % periodFrames == 0
+            ? "period \(periodFrames) × \(periods)" : "period \(periodFrames), buffer \(bufferFrames)"
+        return "\(format), \(channels), \(sampleRate) Hz, \(sizes), \(access), latency \(latency) ms"
     }
 }

@@ -135,7 +135,7 @@ final class PCMDevice {
             mismatches.append(.channels(requested: c.channels, supported: capabilities.channels))
         }
         if c.requireExactRate && snd_pcm_hw_params_test_rate(pcm, hw, UInt32(c.sampleRate), 0) != 0 {
-            mismatches.append(.rate(requested: c.sampleRate, supported: capabilities.rateSummary))
+            mismatches.append(.rate(requested: c.sampleRate, offered: capabilities.commonRates, range: capabilities.rateRange))
         }
         guard let format, let access, mismatches.isEmpty else {
             throw ALSAError(code: -EINVAL, operation: .configureHardware, device: name, mismatches: mismatches)

@@ -6,6 +6,8 @@ import Synchronization
 final class PlaybackShared: Sendable {
     let state = Atomic<UInt8>(ALSAPlaybackState.ready.rawValue)
     let stopRequested = Atomic<Bool>(false)
+    /// False while a start asked to hold the output: the thread waits before its first period.
+    let outputReleased = Atomic<Bool>(true)
     let framesWritten = Atomic<UInt64>(0)
     let xrunCount = Atomic<UInt64>(0)
     let suspendCount = Atomic<UInt64>(0)
@@ -19,8 +21,9 @@ final class PlaybackShared: Sendable {
 
     static let operations: [ALSAError.Operation] = [.write, .poll, .resume, .prepare]
 
-    func resetForStart() {
+    func resetForStart(holdingOutput: Bool) {
         stopRequested.store(false, ordering: .relaxed)
+        outputReleased.store(!holdingOutput, ordering: .relaxed)
         failureCode.store(0, ordering: .relaxed)
         failureOperation.store(0, ordering: .relaxed)
         stallMilliseconds.store(0, ordering: .relaxed)
@@ -131,6 +134,7 @@ final class PlaybackWorker: @unchecked Sendable {
         thrum_thread_set_name("thrum-alsa")
         thrum_disable_denormals()
         shared.threadPolicy.store(thrum_thread_sched_policy(), ordering: .relaxed)
+        waitForRelease()
         let (code, operation) = loop()
         guard code != 0 else { return }
         // Out of the real-time loop for good: drop real-time priority before doing anything slow.
@@ -142,6 +146,16 @@ final class PlaybackWorker: @unchecked Sendable {
             let error = ALSAError(
                 code: code, operation: PlaybackShared.operations[Int(operation)], device: deviceName)
             spawnNotifier(FailureNotice(callback: onFailure, error: error))
+        }
+    }
+
+    /// Before the first period of a held start: sleeps on the eventfd until the output is released or a
+    /// stop is requested. Nothing has been written yet, so the device cannot underrun meanwhile.
+    private func waitForRelease() {
+        while !shared.outputReleased.load(ordering: .acquiring) && !shared.stopRequested.load(ordering: .acquiring) {
+            pollFDs[0].revents = 0
+            _ = poll(pollFDs, 1, -1)
+            thrum_eventfd_drain(wakeFD)
         }
     }
 

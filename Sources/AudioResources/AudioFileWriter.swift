@@ -10,6 +10,8 @@ public enum AudioSampleFormat: String, Sendable, Equatable, CaseIterable {
     case pcm16
     /// 24-bit signed PCM.
     case pcm24
+    /// 32-bit signed PCM (what S32_LE sound cards take).
+    case pcm32
 }
 
 /// Writes interleaved float frames to an audio file with libsndfile. The container is chosen
@@ -26,8 +28,9 @@ public enum AudioSampleFormat: String, Sendable, Equatable, CaseIterable {
 /// (`SFC_RF64_AUTO_DOWNGRADE`); any other WAV, AIFF or AU refuses audio data past 4 GiB (a failed
 /// write: nothing is left), so a file never gets a header that wrapped around.
 ///
-/// Integer formats (PCM 16/24, and FLAC): the writer quantises samples itself: a sample x
-/// becomes `round(x × 2^(bits−1))`, clamped to the integer range, and is handed to libsndfile
+/// Integer formats (PCM 16/24/32, and FLAC): the writer quantises samples itself: a sample x
+/// becomes `round(x × 2^(bits−1))` (halves away from zero, in Double: exact for every Float, 32 bits
+/// included), clamped to the integer range, and is handed to libsndfile
 /// as an exact left-aligned `Int32`, so libsndfile neither rescales (its own float → PCM path
 /// scales by 2^(bits−1) − 1, which does not invert its PCM → float reading) nor wraps. Reading
 /// the file back as float therefore returns every in-range sample within half a step.
@@ -196,6 +199,7 @@ public final class AudioFileWriter {
             case .float: (Int32(major | SF_FORMAT_FLOAT), nil)
             case .pcm16: (Int32(major | SF_FORMAT_PCM_16), 16)
             case .pcm24: (Int32(major | SF_FORMAT_PCM_24), 24)
+            case .pcm32: (Int32(major | SF_FORMAT_PCM_32), 32)
             }
         }
         switch ext {
@@ -234,8 +238,8 @@ public final class AudioFileWriter {
         }
 
         if let bits = integerBits {
-            let scale = Float(1 << (bits - 1))
-            let top = Float((1 << (bits - 1)) - 1)
+            let scale = Double(Int64(1) << (bits - 1))
+            let top = scale - 1
             let shift = Int32(32 - bits)
             let chunkFrames = 4096
             if scratch.count < chunkFrames * channelCount { scratch = [Int32](repeating: 0, count: chunkFrames * channelCount) }
@@ -246,13 +250,13 @@ public final class AudioFileWriter {
                 let written: Int64 = scratch.withUnsafeMutableBufferPointer { out in
                     for i in 0..<(n * channelCount) {
                         let x = base[done * channelCount + i]
-                        var q: Float
+                        var q: Double
                         if x.isNaN {
                             q = 0
                             clipped += 1
                         } else {
                             if x > 1 || x < -1 { clipped += 1 }
-                            q = (x * scale).rounded()
+                            q = (Double(x) * scale).rounded()
                             q = min(max(q, -scale), top)
                         }
                         out[i] = Int32(q) << shift

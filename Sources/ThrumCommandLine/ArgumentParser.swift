@@ -4,7 +4,8 @@ import ThrumModel
 /// The options that take a value (`--output FILE`), one case for each any command accepts: reading an
 /// option by a name that does not exist is a compile error. The raw value is the long name.
 enum ValueOption: String, Sendable {
-    case channels, device, duration, format, loops, output, period, periods, profile, rate, resources, seek, voices, width
+    case channels, device, duration, format, loops, output, period, periods, profile, rate, resolution, resources, seek
+    case to, voices, width
     case attack, band, gain, hold, preset, release, sensitivity, settings, tolerance
     case breakpointsPerSecond = "breakpoints-per-second"
     case loopEnd = "loop-end"
@@ -19,10 +20,11 @@ enum ValueOption: String, Sendable {
 
 /// The options without a value (`--json`); the raw value is the long name.
 enum FlagOption: String, Sendable {
-    case help, json, loop, split, strict, watch
+    case help, json, loop, split, strict, verbose, watch
     case noNormalize = "no-normalize"
     case hapticsFromAudio = "haptics-from-audio"
     case allowAnyPath = "allow-any-path"
+    case metaCompatible = "meta-compatible"
 }
 
 /// A command-line option: `--long VALUE`, `--long=VALUE`, `-s VALUE`, or a flag without a value.

@@ -1,15 +1,16 @@
 import AHAPCodec
 import Foundation
+import HapticFormats
 import RenderCore
 import ThrumModel
 
 let checkCommand = Subcommand(
     spec: CommandSpec(
         name: "check",
-        summary: "Check AHAP files the way Core Haptics reads them and 'thrum play' plays them; list every problem.",
+        summary: "Check AHAP files the way Core Haptics reads them (and .haptic files) and 'thrum play' plays them; list every problem.",
         positionalUsage: "FILE...", minPositionals: 1, maxPositionals: nil,
         options: [
-            .flag(.strict, help: "treat warnings as errors (exit 65 if there are any)"),
+            .flag(.strict, help: "treat warnings as errors (exit 65 if there are any); .haptic: the spec's strict mode"),
             .flag(.json, help: "print the findings as JSON for tools"),
             EngineArguments.sampleRate, EngineArguments.voices,
         ] + EngineArguments.resourceOptions + PatternLimits.options,
@@ -35,7 +36,8 @@ let checkCommand = Subcommand(
             var diagnostics: [Diagnostic]
             do {
                 let data = try PatternInput.read(argument, limits: limits)
-                diagnostics = try checkDiagnostics(data, argument: argument, limits: limits, arguments: arguments)
+                diagnostics = try checkDiagnostics(
+                    data, argument: argument, limits: limits, arguments: arguments, mode: strict ? .strict : .legacyCompatibility)
             } catch let failure as PatternInput.Failure where failure.code == .noInput {
                 missing += 1
                 let reason = failure.reason
@@ -88,22 +90,24 @@ let checkCommand = Subcommand(
         return errorCount > 0 ? .dataError : .ok
     })
 
-/// Every finding for one pattern file's bytes: the decoder's, then the count limits, then what `play`
-/// would refuse or lose (``PlayCheck``), each stage only when the one before found no error.
-func checkDiagnostics(_ data: Data, argument: String, limits: PatternLimits, arguments: ParsedArguments) throws
-    -> [Diagnostic]
-{
+/// Every finding for one pattern file's bytes: the decoder's (`.haptic` files checked in `mode`), then the
+/// count limits, then what `play` would refuse or lose (``PlayCheck``), each stage only when the one
+/// before found no error.
+func checkDiagnostics(
+    _ data: Data, argument: String, limits: PatternLimits, arguments: ParsedArguments, mode: HapticValidationMode
+) throws -> [Diagnostic] {
     let name = PatternInput.displayName(argument)
-    let result = AHAPDecoder.decode(data: data, file: name)
-    guard let pattern = result.pattern, !result.hasErrors else { return result.diagnostics }
+    let decoded = PatternInput.decode(data, name: name, mode: mode)
+    guard let pattern = decoded.pattern, !decoded.diagnostics.contains(where: { $0.severity == .error }) else {
+        return decoded.diagnostics
+    }
     let problems = limits.problems(in: pattern)
     guard problems.isEmpty else {
-        return result.diagnostics + problems.map { Diagnostic(.error, file: name, path: "", message: $0) }
+        return decoded.diagnostics + problems.map { Diagnostic(.error, file: name, path: "", message: $0) }
     }
-    let loaded = LoadedPattern(pattern: pattern, diagnostics: result.diagnostics, sourcePaths: result.sourcePaths)
     let options = try EngineArguments.engineOptions(arguments, patternPath: argument, defaultChannels: .separate)
     let folder = argument == "-" ? nil : URL(fileURLWithPath: argument).deletingLastPathComponent().path
-    return result.diagnostics + PlayCheck.diagnostics(loaded, file: name, folder: folder, options: options)
+    return decoded.diagnostics + PlayCheck.diagnostics(decoded, file: name, folder: folder, options: options)
 }
 
 /// Pretty, key-sorted JSON text of a Foundation JSON object.

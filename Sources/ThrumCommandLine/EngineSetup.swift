@@ -156,9 +156,9 @@ enum EngineArguments {
             let sound = PatternData(events: [EventData(type: .audioCustom, time: 0, waveformPath: url.lastPathComponent)])
             return (CHHapticPattern(data: sound, sourceFolder: url.deletingLastPathComponent().path), path)
         }
-        let loaded = try loadPattern(path, limits: limits)
+        let pattern = try loadPattern(path, limits: limits).pattern
         let folder = path == "-" ? nil : URL(fileURLWithPath: path).deletingLastPathComponent().path
-        return (CHHapticPattern(data: loaded.pattern, sourceFolder: folder), PatternInput.displayName(path))
+        return (CHHapticPattern(data: pattern, sourceFolder: folder), PatternInput.displayName(path))
     }
 }
 

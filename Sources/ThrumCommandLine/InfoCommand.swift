@@ -1,5 +1,6 @@
 import AHAPCodec
 import Foundation
+import HapticFormats
 import ThrumModel
 
 /// The facts `thrum info` reports about one pattern.
@@ -76,10 +77,58 @@ struct PatternSummary {
     }
 }
 
+/// The facts `thrum info` reports about one `.haptic` file.
+struct HapticSummary {
+    let path: String
+    let file: HapticFile
+    let warnings: Int
+
+    var peakAmplitude: Double { file.amplitude.map(\.amplitude).max() ?? 0 }
+    var peakEmphasis: Double { file.emphases.map(\.emphasis.amplitude).max() ?? 0 }
+
+    var text: String {
+        let version = file.version
+        var lines = ["file: \(path)", "format: .haptic \(version.major).\(version.minor).\(version.patch)"]
+        if let description = file.metadata?.description, !description.isEmpty { lines.append("description: \(description)") }
+        let frequency = file.frequencyBreakpoints.map(\.frequency)
+        lines += [
+            "duration: \(String(format: "%.3f", file.duration)) s (from \(String(format: "%.3f", file.start)) s)",
+            "amplitude breakpoints: \(file.amplitude.count) (peak \(String(format: "%.2f", peakAmplitude)))",
+            "frequency breakpoints: \(frequency.count)"
+                + (frequency.isEmpty ? " (0.5 throughout)" : String(format: " (%.2f–%.2f)", frequency.min() ?? 0, frequency.max() ?? 0)),
+            "emphasis points: \(file.emphases.count)"
+                + (file.emphases.isEmpty ? "" : " (peak \(String(format: "%.2f", peakEmphasis)))"),
+            "warnings: \(warnings)",
+        ]
+        return lines.joined(separator: "\n")
+    }
+
+    var jsonObject: [String: Any] {
+        [
+            "file": path, "format": "haptic",
+            "version": "\(file.version.major).\(file.version.minor).\(file.version.patch)",
+            "duration": file.duration, "start": file.start, "amplitudeBreakpoints": file.amplitude.count,
+            "frequencyBreakpoints": file.frequencyBreakpoints.count, "emphasisPoints": file.emphases.count,
+            "peakAmplitude": peakAmplitude, "peakEmphasis": peakEmphasis, "warnings": warnings,
+            "metadata": metadata,
+        ]
+    }
+
+    /// The metadata fields the file has.
+    var metadata: [String: Any] {
+        guard let metadata = file.metadata else { return [:] }
+        let fields: [(String, Any?)] = [
+            ("author", metadata.author), ("editor", metadata.editor), ("source", metadata.source),
+            ("project", metadata.project), ("tags", metadata.tags), ("description", metadata.description),
+        ]
+        return Dictionary(uniqueKeysWithValues: fields.compactMap { key, value in value.map { (key, $0) } })
+    }
+}
+
 let infoCommand = Subcommand(
     spec: CommandSpec(
         name: "info",
-        summary: "Show a pattern's duration, events, curves, audio files and peak intensity.",
+        summary: "Show a pattern's duration, events, curves, audio files and peak intensity (.haptic: its envelopes).",
         positionalUsage: "FILE", minPositionals: 1, maxPositionals: 1,
         options: [.flag(.json, help: "print the facts as JSON for tools")] + PatternLimits.options,
         details: """
@@ -88,13 +137,21 @@ let infoCommand = Subcommand(
             """),
     run: { arguments, console in
         let path = arguments.positionals[0]
-        let loaded = try loadPattern(path, limits: PatternLimits(arguments))
-        let summary = PatternSummary(
-            file: PatternInput.displayName(path), pattern: loaded.pattern, warnings: loaded.diagnostics.count)
-        if arguments.flag(.json) {
-            console.printExact(try jsonText(summary.jsonObject))
+        let (pattern, loaded) = try loadPattern(path, limits: PatternLimits(arguments))
+        let name = PatternInput.displayName(path)
+        let json: [String: Any]
+        let text: String
+        if let file = loaded.hapticFile {
+            let summary = HapticSummary(path: name, file: file, warnings: loaded.diagnostics.count)
+            (json, text) = (summary.jsonObject, summary.text)
         } else {
-            console.print(summary.text)
+            let summary = PatternSummary(file: name, pattern: pattern, warnings: loaded.diagnostics.count)
+            (json, text) = (summary.jsonObject, summary.text)
+        }
+        if arguments.flag(.json) {
+            console.printExact(try jsonText(json))
+        } else {
+            console.print(text)
         }
         return .ok
     })

@@ -2,6 +2,7 @@ import AHAPCodec
 import AudioResources
 import Foundation
 import Glibc
+import HapticFormats
 import ThrumModel
 
 /// How much one pattern may cost to read, check, render and draw, so that a small hostile file cannot
@@ -115,19 +116,36 @@ enum PatternInput {
     }
 }
 
-/// A pattern argument read and decoded, with the count limits checked.
+/// A pattern file decoded: AHAP, or `.haptic` by extension (its pattern is the one Thrum plays for it).
 struct LoadedPattern {
-    /// The pattern.
-    let pattern: PatternData
-    /// Its warnings.
+    /// The pattern; nil when there is an error.
+    let pattern: PatternData?
+    /// Its diagnostics.
     let diagnostics: [Diagnostic]
-    /// Where its entries are in the file.
+    /// Where an AHAP file's entries are (empty for `.haptic`).
     let sourcePaths: AHAPDecodeResult.SourcePaths
+    /// The `.haptic` file itself, when it is one without errors.
+    let hapticFile: HapticFile?
 }
 
-/// Reads and decodes one pattern argument for a command: missing or unreadable is exit 66, errors in
-/// it (and counts over `limits`) exit 65.
-func loadPattern(_ argument: String, limits: PatternLimits) throws -> LoadedPattern {
+extension PatternInput {
+    /// Decodes the bytes of the pattern called `name` (standard input is AHAP); `.haptic` files are
+    /// checked in `mode`.
+    static func decode(_ data: Data, name: String, mode: HapticValidationMode = .legacyCompatibility) -> LoadedPattern {
+        if PatternFormat.ofInput(name) == .haptic {
+            let result = PatternFiles.read(data: data, file: name, mode: mode)
+            return LoadedPattern(
+                pattern: result.pattern, diagnostics: result.diagnostics, sourcePaths: .init(), hapticFile: result.hapticFile)
+        }
+        let result = AHAPDecoder.decode(data: data, file: name)
+        return LoadedPattern(
+            pattern: result.pattern, diagnostics: result.diagnostics, sourcePaths: result.sourcePaths, hapticFile: nil)
+    }
+}
+
+/// Reads and decodes one pattern argument for a command (AHAP, or `.haptic` by extension): missing or
+/// unreadable is exit 66, errors in it (and counts over `limits`) exit 65.
+func loadPattern(_ argument: String, limits: PatternLimits) throws -> (pattern: PatternData, loaded: LoadedPattern) {
     let name = PatternInput.displayName(argument)
     let data: Data
     do {
@@ -135,12 +153,12 @@ func loadPattern(_ argument: String, limits: PatternLimits) throws -> LoadedPatt
     } catch {
         throw CommandFailure(error.code, error.message(name))
     }
-    let result = AHAPDecoder.decode(data: data, file: name)
+    let loaded = PatternInput.decode(data, name: name)
     let rerun = argument == "-" ? "" : " (run 'thrum check \(argument)' for every problem)"
-    guard let pattern = result.pattern, !result.hasErrors else {
-        let first = result.diagnostics.first { $0.severity == .error }
+    guard let pattern = loaded.pattern, !loaded.diagnostics.contains(where: { $0.severity == .error }) else {
+        let first = loaded.diagnostics.first { $0.severity == .error }
         throw CommandFailure(.dataError, (first?.formatted ?? "\(name): the pattern cannot be loaded") + rerun)
     }
     if let problem = limits.problems(in: pattern).first { throw CommandFailure(.dataError, "\(name): \(problem)") }
-    return LoadedPattern(pattern: pattern, diagnostics: result.diagnostics, sourcePaths: result.sourcePaths)
+    return (pattern, loaded)
 }

@@ -27,7 +27,7 @@ enum PlayCheck {
         }
 
         var results: [Diagnostic] = []
-        let pattern = loaded.pattern
+        guard let pattern = loaded.pattern else { return results }
         if pattern.duration > maxRenderSecondsWithoutDuration {
             results.append(
                 located(

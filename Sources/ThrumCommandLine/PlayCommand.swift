@@ -3,6 +3,7 @@ import AHAPCodec
 @preconcurrency import Dispatch
 import Glibc
 import Foundation
+import HapticFormats
 import RenderCore
 import Synchronization
 import Thrum
@@ -17,6 +18,7 @@ let playCommand = Subcommand(
             .value(.period, placeholder: "FRAMES", help: "frames per period (default 256)"),
             .value(.periods, placeholder: "N", help: "periods in the device buffer (default 4)"),
             .flag(.watch, short: "w", help: "replay the file whenever it is saved; keep the last good version on errors"),
+            .flag(.verbose, short: "v", help: "say what the device runs: format, channels, rate, period, access, latency"),
         ] + TransportArguments.options + EngineArguments.options + PatternLimits.options,
         details: """
             PATTERN is an AHAP file, the name of a bundled pattern (see 'thrum list'), - for standard input, or a
@@ -24,6 +26,9 @@ let playCommand = Subcommand(
             Default channels: L+H,R+H (hear audio and haptics on speakers). An actuator on the right channel
             of a stereo card: --channels M,H. An actuator alone on a mono output: --channels H.
             \(EngineArguments.channelHelp)
+            The device's own format, channels, access and rate are used (a rate it lacks falls back to the
+            nearest one it has unless --sample-rate asks for it; extra device channels are silent).
+            The pattern starts on the stream's first frame; --duration counts pattern time.
             On a terminal a status line shows position, loop, rate and xruns; keys: space pause/resume,
             ←/→ seek ∓1 s, +/- rate ×/÷ 1.25, l loop on/off, m mute haptics, q quit.
             With --watch, each save is checked and replayed on the running engine (a broken edit prints its
@@ -45,6 +50,10 @@ let playCommand = Subcommand(
         if let period = try arguments.int(.period, in: 16...8192) { options.periodFrames = period }
         if let periods = try arguments.int(.periods, in: 2...64) { options.periodCount = periods }
 
+        let setup = try PlayDevice.check(
+            device, options: &options, rateGiven: arguments.value(.sampleRate) != nil, console: console)
+        if arguments.flag(.verbose) || console.errIsTerminal { console.error(PlayDevice.describe(setup, device: device)) }
+
         let interrupt = InterruptFlag()
         let engine: CHHapticEngine
         let player: any CHHapticAdvancedPatternPlayer
@@ -56,17 +65,22 @@ let playCommand = Subcommand(
             throw commandFailure(error, patternPath: path)
         }
         do {
-            try engine.start()
+            // Held until the player is queued, so the pattern starts on the stream's first frame.
+            try engine.startHoldingOutput()
         } catch let error as CHHapticError {
             throw CommandFailure(.unavailable, error.message)
         }
-        let started = ContinuousClock.now
+        if let warning = engine.startWarning { console.error("thrum play: warning: \(warning)") }
         do {
             try player.start(atTime: CHHapticTimeImmediate)
+            // --duration is pattern time: the stop lands on the exact frame `thrum render --duration` ends on.
+            if let duration = transport.duration { try player.stop(atTime: duration) }
         } catch {
             engine.stop()
             throw commandFailure(error, patternPath: path)
         }
+        engine.releaseOutput()
+        let started = ContinuousClock.now
         var session = PlaySession(engine: engine, player: player, console: console)
         if arguments.flag(.watch) {
             guard let watcher = FileWatcher(path: path) else {
@@ -90,7 +104,6 @@ let playCommand = Subcommand(
         case .finished, .quit:
             break
         }
-        if let warning = engine.startWarning, console.errIsTerminal { console.error("thrum play: note: \(warning)") }
         engine.stopDrainingOutput()
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -142,8 +155,7 @@ struct PlaySession {
                 return .finished
             }
             if let duration, engine.currentTime >= duration {
-                try? player.stop(atTime: CHHapticTimeImmediate)
-                return .finished
+                return .finished  // the player stopped at `duration`; draining plays the rest of the buffer
             }
             if let keys {
                 for key in keys.read() {
@@ -215,7 +227,7 @@ final class PatternWatch {
         }
         guard contents != lastContents else { return nil }
         lastContents = contents
-        let result = AHAPDecoder.decode(data: contents, file: path)
+        let result = PatternFiles.read(data: contents, file: path)
         guard let data = result.pattern, !result.hasErrors else {
             console.writeErr("\r\u{1B}[K")
             for diagnostic in result.diagnostics where diagnostic.severity == .error { console.error(diagnostic.formatted) }

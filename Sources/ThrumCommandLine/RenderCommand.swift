@@ -36,12 +36,14 @@ let renderCommand = Subcommand(
             .value(
                 .output, short: "o", placeholder: "FILE",
                 help: "the file to write; its extension picks the format ('-': WAV to standard output)"),
-            .value(.format, placeholder: "FORMAT", help: "sample format: float (default), pcm16 or pcm24"),
+            .value(.format, placeholder: "FORMAT", help: "sample format: float (default), pcm16, pcm24 or pcm32"),
         ] + TransportArguments.options + EngineArguments.options + PatternLimits.options,
         details: """
             PATTERN is an AHAP file, the name of a bundled pattern (see 'thrum list'), - for standard input, or a
             sound file (WAV, FLAC, …), played as it is; --haptics-from-audio adds haptics derived from the audio live.
             Default channels: L,R,H (audio left, audio right, haptic). Files: WAV, AIFF, FLAC, OGG, CAF, AU, …
+            Integer formats quantise as a sound card of that width receives the samples from 'thrum play'
+            (round(x × 2^(bits−1)), clamped), so a capture from the card equals the render bit for bit.
             The file appears when the render is complete: an error, Ctrl-C, SIGTERM or SIGHUP leaves nothing.
             Without --duration a render may last at most \(Int(maxRenderSecondsWithoutDuration)) s.
             \(EngineArguments.channelHelp)
@@ -66,7 +68,8 @@ let renderCommand = Subcommand(
         case "float": format = .float
         case "pcm16": format = .pcm16
         case "pcm24": format = .pcm24
-        case let other: throw UsageError(message: "--format takes float, pcm16 or pcm24, not '\(other)'")
+        case "pcm32": format = .pcm32
+        case let other: throw UsageError(message: "--format takes float, pcm16, pcm24 or pcm32, not '\(other)'")
         }
         let transport = try TransportArguments(arguments)
         if transport.loopForever && transport.duration == nil {

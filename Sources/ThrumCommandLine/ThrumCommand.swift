@@ -15,14 +15,15 @@ public enum ThrumCommandLine {
     public static let version = "0.1.0"
 
     static let commands: [Subcommand] = [
-        playCommand, renderCommand, plotCommand, checkCommand, infoCommand, analyzeCommand, listCommand, devicesCommand,
+        playCommand, renderCommand, plotCommand, checkCommand, infoCommand, analyzeCommand, convertCommand, listCommand,
+        devicesCommand,
     ]
 
     static var overview: String {
         let width = (commands.map(\.spec.name.count).max() ?? 0) + 2
         var lines = [
             "usage: thrum COMMAND [options] [arguments]", "",
-            "Thrum plays and renders Core Haptics patterns (AHAP files) on Linux.", "", "commands:",
+            "Thrum plays and renders Core Haptics patterns (AHAP files, and .haptic files) on Linux.", "", "commands:",
         ]
         for command in commands {
             lines.append("  " + command.spec.name.padding(toLength: width, withPad: " ", startingAt: 0) + command.spec.summary)

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import ThrumTestSupport
 
 @testable import ALSAOutput
 
@@ -38,7 +39,6 @@ struct SimulatedCardFaultRealTimeTests {
         let run = variant == "quiet"
             ? try SimulatedCardRun(fields: "formats [ S32_LE ]\nchannels 2\nvanish_after 48000\nvanish_quietly yes")
             : try SimulatedCardRun(profile: variant)
-        defer { run.remove() }
         let playback = try ALSAPlayback(configuration: configuration(run))
         let recorder = FailureRecorder()
         let progress = SourceProgress()
@@ -56,7 +56,7 @@ struct SimulatedCardFaultRealTimeTests {
         let rendered = progress.framesRendered.load(ordering: .acquiring)
         #expect(rendered <= 48_000 + playback.bufferFrames + playback.periodFrames, "rendered \(rendered) frames")
         playback.close()
-        #expect(run.stat("vanished") == 1)  // written at close: ALSA refuses to drop a disconnected PCM
+        #expect(run.stat("vanished") == 1)
     }
 
     /// A suspend is resumed where it stopped: nothing is lost, the card's capture stays bit-exact.
@@ -65,7 +65,6 @@ struct SimulatedCardFaultRealTimeTests {
         let (run, setup) = try playRamp(frames: frames, sourceChannels: 2, card: {
             try SimulatedCardRun(profile: "sim_suspend")
         })
-        defer { run.remove() }
         #expect(run.stat("suspends") == 1)
         #expect(run.stat("resumes") == 1)
         let want = expectedRampBytes(format: setup.format, frames: frames, deviceChannels: 2, sourceChannels: 2)
@@ -76,7 +75,6 @@ struct SimulatedCardFaultRealTimeTests {
     /// reports it) is prepared, and playback goes on.
     @Test func cardThatCannotResumeIsPrepared() throws {
         let run = try SimulatedCardRun(fields: "formats [ S16_LE ]\nchannels 2\nsuspend_after 12000\nresumable no")
-        defer { run.remove() }
         let playback = try ALSAPlayback(configuration: configuration(run))
         let progress = SourceProgress()
         try playback.start(source: FunctionSource(progress: progress, expectedFrameCount: 256, sample: rampSample))
@@ -96,7 +94,6 @@ struct SimulatedCardFaultRealTimeTests {
     /// card wakes the thread about once per period.
     @Test func wakeUpClearedOnlyInDescriptorsDoesNotSpin() throws {
         let run = try SimulatedCardRun(fields: "formats [ S32_LE ]\nchannels 2\nclear_wakeup_in_descriptors yes")
-        defer { run.remove() }
         let playback = try ALSAPlayback(configuration: configuration(run))
         try playback.start(source: FunctionSource(progress: SourceProgress(), expectedFrameCount: 256, sample: rampSample))
         #expect(waitUntil(timeout: 10) { playback.framesWritten >= 24_000 })
@@ -111,7 +108,6 @@ struct SimulatedCardFaultRealTimeTests {
     /// Underruns: Thrum recovers and counts exactly the ones the card saw.
     @Test func underrunsCountedByThrumMatchTheCard() throws {
         let run = try SimulatedCardRun(profile: "sim_scarlett")
-        defer { run.remove() }
         let playback = try ALSAPlayback(configuration: configuration(run))
         try playback.start(source: FunctionSource(progress: SourceProgress(), expectedFrameCount: 256, sample: rampSample))
         #expect(waitUntil(timeout: 10) { playback.framesWritten >= 12_000 })

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import ThrumTestSupport
 
 @testable import ALSAOutput
 
@@ -45,9 +46,8 @@ func playRamp(
         #expect(UInt64(max(cardUnderruns, 0)) == playback.xrunCount, "the card and Thrum count underruns alike")
         if cardUnderruns == 0 { return (run, setup) }
         underruns.append(cardUnderruns)
-        run.remove()
     }
-    throw SimulatedCard.BuildFailure(message: "the card underran in every attempt (\(underruns)): machine too busy")
+    throw SimulatedCard.Unavailable(description: "the card underran in every attempt (\(underruns)): machine too busy")
 }
 
 extension ALSAOutputSuites {
@@ -60,7 +60,7 @@ struct SimulatedCardRealTimeTests {
         .init(profile: "sim_8ch", sourceChannels: 2, format: .s32LE, access: .rwInterleaved, deviceChannels: 8, rate: 48_000),
         .init(profile: "sim_rme", sourceChannels: 4, format: .s32LE, access: .rwNonInterleaved, deviceChannels: 8, rate: 48_000),
         .init(profile: "sim_dongle", sourceChannels: 2, format: .s16LE, access: .rwInterleaved, deviceChannels: 2, rate: 48_000),
-        .init(profile: "sim_44k", sourceChannels: 2, format: .s32LE, access: .rwInterleaved, deviceChannels: 2, rate: 44_100),
+        .init(profile: "sim_44k", sourceChannels: 2, format: .s16LE, access: .rwInterleaved, deviceChannels: 2, rate: 44_100),
         .init(profile: "sim_step32", sourceChannels: 2, format: .s32LE, access: .rwInterleaved, deviceChannels: 2, rate: 48_000,
               periodRequest: 500),
         .init(profile: "sim_fast", sourceChannels: 2, format: .s32LE, access: .rwInterleaved, deviceChannels: 2, rate: 48_000),
@@ -73,7 +73,6 @@ struct SimulatedCardRealTimeTests {
         let (run, setup) = try playRamp(frames: frames, sourceChannels: expected.sourceChannels, card: {
             try SimulatedCardRun(profile: expected.profile)
         }, adjust: { $0.periodFrames = expected.periodRequest })
-        defer { run.remove() }
         #expect(setup.format == expected.format)
         #expect(setup.access == expected.access)
         #expect(setup.deviceChannels == expected.deviceChannels)
@@ -108,7 +107,6 @@ struct SimulatedCardRealTimeTests {
                 access [ RW_INTERLEAVED RW_NONINTERLEAVED MMAP_INTERLEAVED MMAP_NONINTERLEAVED ]
                 """)
         }, adjust: { $0.preferredAccess = access })
-        defer { run.remove() }
         #expect(setup.access == access)
         #expect(run.stats()["access"] == access.rawValue)
         let want = expectedRampBytes(format: .s24x3LE, frames: frames, deviceChannels: 3, sourceChannels: 2)
@@ -122,7 +120,6 @@ struct SimulatedCardRealTimeTests {
         let (run, setup) = try playRamp(frames: frames, sourceChannels: 2, card: {
             try SimulatedCardRun(fields: "formats [ \(format.rawValue) ]\nchannels 2")
         })
-        defer { run.remove() }
         #expect(setup.format == format)
         let want = expectedRampBytes(format: format, frames: frames, deviceChannels: 2, sourceChannels: 2)
         #expect(firstDifference(run.capture(), want, count: want.count) == nil)
@@ -130,7 +127,6 @@ struct SimulatedCardRealTimeTests {
 
     @Test func capabilitiesAreReadFromTheCard() throws {
         let umc = try SimulatedCardRun(profile: "sim_umc")
-        defer { umc.remove() }
         let capabilities = try ALSADevices.capabilities(of: umc.source)
         #expect(capabilities.formats == [.s24x3LE])
         #expect(capabilities.otherFormats.isEmpty)
@@ -138,10 +134,8 @@ struct SimulatedCardRealTimeTests {
         #expect(capabilities.commonRates == [44_100, 48_000, 88_200, 96_000, 176_400, 192_000])
         #expect(capabilities.accesses == [.rwInterleaved, .mmapInterleaved])
         let rme = try SimulatedCardRun(profile: "sim_rme")
-        defer { rme.remove() }
         #expect(try ALSADevices.capabilities(of: rme.source).accesses == [.rwNonInterleaved, .mmapNonInterleaved])
         let step = try SimulatedCardRun(profile: "sim_step32")
-        defer { step.remove() }
         let stepCapabilities = try ALSADevices.capabilities(of: step.source)
         #expect(stepCapabilities.periodFrames == 32...4096)
         #expect(stepCapabilities.commonRates == [48_000])
@@ -150,7 +144,6 @@ struct SimulatedCardRealTimeTests {
     /// Refusals name every mismatch with what the card accepts, before anything is set.
     @Test func refusalsNameEveryMismatch() throws {
         let scarlett = try SimulatedCardRun(profile: "sim_scarlett")
-        defer { scarlett.remove() }
         do {
             _ = try ALSAPlayback(configuration: ALSADeviceConfiguration(source: scarlett.source, channels: 3))
             Issue.record("3 channels on a 2-channel card should be refused")
@@ -159,17 +152,15 @@ struct SimulatedCardRealTimeTests {
             #expect(error.description.contains("3 channels asked, it has 2 (use a channel map of at most 2 entries)"))
         }
         let only44 = try SimulatedCardRun(profile: "sim_44k")
-        defer { only44.remove() }
         do {
             _ = try ALSAPlayback(configuration: ALSADeviceConfiguration(source: only44.source, channels: 4, requireExactRate: true))
             Issue.record("an exact 48 kHz on a 44.1 kHz-only card should be refused")
         } catch {
-            #expect(error.mismatches == [.channels(requested: 4, supported: 2...2), .rate(requested: 48_000, supported: "44100 Hz")])
+            #expect(error.mismatches == [.channels(requested: 4, supported: 2...2), .rate(requested: 48_000, offered: [44_100], range: 44_100...44_100)])
             #expect(error.description.contains("48000 Hz asked, it plays 44100 Hz"))
             #expect(error.description.contains("plughw:"))
         }
         let unsigned = try SimulatedCardRun(fields: "formats [ U8 S8 ]")
-        defer { unsigned.remove() }
         do {
             _ = try ALSAPlayback(configuration: ALSADeviceConfiguration(source: unsigned.source))
             Issue.record("a card taking only U8 and S8 should be refused")

@@ -83,6 +83,35 @@ struct WriterTests {
         #expect(audio.array == [1 - step, -1, 0.5, 0, 1 - step, -1, 1 - step, 1 - step, -1, 0])
     }
 
+    /// The integer codes in the WAV's data chunk, worked out by hand from round(x × 2^(bits−1)) with halves
+    /// away from zero: what a sound card of that width receives from Thrum (see ALSAOutput's conversion).
+    @Test("PCM codes are exact: 32 bits and halves away from zero", arguments: [16, 24, 32])
+    func exactCodes(bits: Int) throws {
+        let dir = TemporaryDirectory("audio")
+        let path = dir.file("codes.wav")
+        let format: AudioSampleFormat = bits == 16 ? .pcm16 : bits == 24 ? .pcm24 : .pcm32
+        let step = Double(Int64(1) << (bits - 1))
+        // 0.75, −1, +1 (clamps to the top code), half a step (→ 1), minus half a step (→ −1), 2.5 steps (→ 3).
+        let signal: [Float] = [0.75, -1, 1, Float(0.5 / step), Float(-0.5 / step), Float(2.5 / step)]
+        let top = Int64(step) - 1
+        let expected: [Int64] = [Int64(step * 0.75), -Int64(step), top, 1, -1, 3]
+        let writer = try AudioFileWriter(path: path, sampleRate: 48000, channelCount: 1, sampleFormat: format)
+        try writer.write(signal)
+        try writer.close()
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let width = bits / 8
+        let tag = Array("data".utf8)
+        let found = (12..<(bytes.count - 8)).first { Array(bytes[$0..<($0 + 4)]) == tag }
+        let data = try #require(found, "no data chunk")
+        let codes = (0..<signal.count).map { index -> Int64 in
+            let start = data + 8 + index * width
+            var value: Int64 = 0
+            for byte in 0..<width { value |= Int64(bytes[start + byte]) << (8 * byte) }
+            return value >= Int64(step) ? value - 2 * Int64(step) : value  // sign
+        }
+        #expect(codes == expected)
+    }
+
     @Test("float formats that cannot hold float pick PCM 24 or Vorbis")
     func fallbackFormats() throws {
         let dir = TemporaryDirectory("audio")

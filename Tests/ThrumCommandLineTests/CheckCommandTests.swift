@@ -102,6 +102,7 @@ import ThrumTestSupport
         assertSnapshot(runThrum(["--help"]).out, named: "help.txt")
         assertSnapshot(runThrum(["check", "--help"]).out, named: "help-check.txt")
         assertSnapshot(runThrum(["info", "--help"]).out, named: "help-info.txt")
+        assertSnapshot(runThrum(["convert", "--help"]).out, named: "help-convert.txt")
         #expect(runThrum(["help", "check"]).out == runThrum(["check", "--help"]).out)
     }
 

@@ -36,7 +36,7 @@ import ThrumTestSupport
         (["--loop", "--loops", "2"], "thrum render: use either --loop (forever) or --loops N, not both\n"),
         (["--loop-end", "0.5"], "thrum render: --loop-end needs --loop or --loops N\n"),
         (["--rate", "0"], "thrum render: --rate takes a number from 0.01 to 100, not '0'\n"),
-        (["--format", "mp4"], "thrum render: --format takes float, pcm16 or pcm24, not 'mp4'\n"),
+        (["--format", "mp4"], "thrum render: --format takes float, pcm16, pcm24 or pcm32, not 'mp4'\n"),
         (["--channels", "L,X"], nil),
     ])
     func usageErrors(extra: [String], message: String?) {

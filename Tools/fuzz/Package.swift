@@ -18,11 +18,21 @@ let package = Package(
         .target(name: "CFuzzerDriver"),
         // The shared `main` logic: hands the command line to libFuzzer.
         .target(name: "FuzzSupport", dependencies: ["CFuzzerDriver"], swiftSettings: strict),
+        // An accepted pattern → CompiledPattern → Renderer, checking every sample (shared by the harnesses).
+        .target(
+            name: "FuzzRender", dependencies: ["FuzzSupport", .product(name: "Thrum", package: thrumIdentity)],
+            swiftSettings: strict),
         // AHAP text → JSONReader → AHAPDecoder (+ PatternValidator) → CompiledPattern → Renderer, checking the
         // result's invariants.
         .executableTarget(
             name: "thrum-fuzz-ahap",
-            dependencies: ["FuzzSupport", .product(name: "Thrum", package: thrumIdentity)],
+            dependencies: ["FuzzSupport", "FuzzRender", .product(name: "Thrum", package: thrumIdentity)],
+            swiftSettings: strict),
+        // .haptic text → HapticFileDecoder (both modes) → playback form rendered, AHAP and Android exports and
+        // the way back, checking their invariants.
+        .executableTarget(
+            name: "thrum-fuzz-haptic",
+            dependencies: ["FuzzSupport", "FuzzRender", .product(name: "Thrum", package: thrumIdentity)],
             swiftSettings: strict),
         // Audio bytes → temporary file → AudioFileInfo.probe and AudioFileLoader.load with small limits.
         .executableTarget(

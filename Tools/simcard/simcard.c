@@ -164,7 +164,10 @@ static void advance(simcard_t *sim, int stopping) {
     sim->consumed = target;
     if (next == state) return;
     if (next == SND_PCM_STATE_XRUN) sim->underruns++;
-    if (next == SND_PCM_STATE_DISCONNECTED) sim->vanished = 1;
+    if (next == SND_PCM_STATE_DISCONNECTED) {
+        sim->vanished = 1;
+        write_stats(sim); /* now: a program may exit on the error before it closes the card */
+    }
     if (next == SND_PCM_STATE_SUSPENDED) {
         sim->suspended_once = 1;
         sim->suspends++;

@@ -171,6 +171,18 @@ public final class CHHapticEngine: @unchecked Sendable {
         try state.withLock { state in try startLocked(&state) }
     }
 
+    /// Starts the engine with the render thread held before its first period until `releaseOutput()`:
+    /// players started in between begin on the stream's very first frame instead of after a buffer of
+    /// silence (a Thrum addition, used by `thrum play`). Offline it is `start()`.
+    public func startHoldingOutput() throws {
+        try state.withLock { state in try startLocked(&state, holdingOutput: true) }
+    }
+
+    /// Lets a render thread held by `startHoldingOutput()` run (a Thrum addition). Does nothing otherwise.
+    public func releaseOutput() {
+        state.withLock { $0.run?.playback?.releaseOutput() }
+    }
+
     /// Starts the engine and calls `completionHandler` with nil or the error, on an internal thread.
     public func start(completionHandler: CompletionHandler? = nil) {
         let handler = UncheckedBox(completionHandler)
@@ -194,7 +206,7 @@ public final class CHHapticEngine: @unchecked Sendable {
         stopEngine(reason: nil, drain: true)
     }
 
-    func startLocked(_ state: inout EngineState) throws {
+    func startLocked(_ state: inout EngineState, holdingOutput: Bool = false) throws {
         guard state.run == nil else { return }
         let configuration = RendererConfiguration(
             sampleRate: options.sampleRate, profile: options.actuatorProfile, maxVoices: options.maxVoices,
@@ -235,7 +247,9 @@ public final class CHHapticEngine: @unchecked Sendable {
             }
             run = EngineRun(link: link, offlineCore: nil, playback: playback)
             do {
-                try playback.start(source: core) { [weak self] error in self?.deviceFailed(error, run: run) }
+                try playback.start(source: core, holdingOutput: holdingOutput) { [weak self] error in
+                    self?.deviceFailed(error, run: run)
+                }
             } catch {
                 playback.close()
                 throw CHHapticError(.serverInitFailed, error.description)

@@ -201,6 +201,13 @@ func benchAlloc() throws -> Int32 {
         Row(
             figure: "Heap allocations / frees on the rendering thread, 2000 periods × 256 frames, 64 voices and haptics from audio (offline)",
             value: "\(allocations) / \(frees)", target: "0", command: command))
-    note("alloc: malloc/free/calloc/realloc/memalign interposed in thrum-bench (CMallocCounter); the sanity check counted \(sanity) allocation(s) for one [Int](repeating:count:) in a counted window")
-    return allocations == 0 && frees == 0 ? 0 : 1
+    let device = try deviceThreadAllocations(counted: 500)
+    print("device thread allocations: \(device.allocations)")
+    print("device thread frees: \(device.frees)")
+    emit(
+        Row(
+            figure: "Heap allocations / frees on the ALSA playback thread, \(device.periods) periods × 64 frames (4 access types, S24_3LE, a silent extra channel, simulated card)",
+            value: "\(device.allocations) / \(device.frees)", target: "0", command: command))
+    note("alloc: malloc/free/calloc/realloc/memalign interposed in thrum-bench (CMallocCounter); the sanity check counted \(sanity) allocation(s) for one [Int](repeating:count:) in a counted window; on the ALSA playback thread the count covers the loop, conversion, ALSA calls and waits")
+    return allocations == 0 && frees == 0 && device.allocations == 0 && device.frees == 0 ? 0 : 1
 }

@@ -6,12 +6,13 @@ let usage = """
     usage: thrum-bench COMMAND [options]
       throughput [--runs N]   600 s of haptics to a 3-ch float WAV vs sox
       voices                  render cost per 256-frame period at 1/16/64 voices
-      alloc                   heap allocations in 2000 periods at 64 voices (exit 1 if not 0)
+      alloc                   heap allocations: 2000 periods at 64 voices, and on the ALSA thread (exit 1 if not 0)
       sanity                  shows that the malloc counter counts (exit 1 if not)
       latency [--runs N]      start to first frame, live on ALSA `pulse`
       rss                     peak RSS playing a 5 s pattern
       xruns [--no-load]       period/xrun matrix vs aplay on `pulse`
       analysis [--runs N]     audio-to-haptics analysis speed on 60 s of 48 kHz stereo vs sox stats
+      card-xruns [--no-load] [--seconds S]  underruns vs aplay on the simulated card (64×2, 128×2, 256×4; mlockall)
       all [--no-load] [--runs N]  everything above, as a markdown table
       soak-offline [--hours H]   H hours (default 1) of looped playback offline: drift and memory
       soak-live [--minutes M]    M minutes (default 10) live on `pulse` with the other core busy: xruns
@@ -30,6 +31,7 @@ func runAll() -> Int32 {
     let steps: [[String]] = [
         ["throughput", "--runs", "\(runs)"], ["voices"], ["alloc"], ["latency"], ["rss"],
         noLoad ? ["xruns", "--no-load"] : ["xruns"], ["analysis", "--runs", "\(max(runs, 3))"],
+        noLoad ? ["card-xruns", "--no-load"] : ["card-xruns"],
     ]
     var rows: [String] = []
     var notes: [String] = []
@@ -85,6 +87,10 @@ do {
     case "rss": try benchRSS()
     case "analysis": try benchAnalysis(runs: intOption("--runs", default: 3))
     case "xruns": try benchXruns(loads: CommandLine.arguments.contains("--no-load") ? [false] : [false, true])
+    case "card-xruns":
+        try benchCardXruns(
+            loads: CommandLine.arguments.contains("--no-load") ? [false] : [false, true],
+            seconds: intOption("--seconds", default: 20))
     case "all": exit(runAll())
     case "soak-offline": exit(try soakOffline(hours: Double(intOption("--hours", default: 1))))
     case "soak-live": exit(try soakLive(minutes: Double(intOption("--minutes", default: 10))))

@@ -1,0 +1,88 @@
+import ALSAOutput
+import RenderCore
+import Thrum
+
+/// `thrum play`'s device check, before the engine is built: negotiates on the device once (nothing is
+/// played), falls back to the nearest rate it has when no rate was asked for, and turns a refusal into
+/// one line that lists every mismatch, what the card accepts, and the fix Thrum itself offers first.
+enum PlayDevice {
+    /// Checks `device` for `options`; moves `options.sampleRate` to the device's nearest rate when
+    /// `rateGiven` is false (and says so). Returns the stream the device will run.
+    /// - Throws: `CommandFailure` (exit 69) naming the device's limits and the fix.
+    static func check(
+        _ device: String, options: inout CHHapticEngine.Options, rateGiven: Bool, console: Console
+    ) throws -> ALSAStreamSetup {
+        let configuration = ALSADeviceConfiguration(
+            source: .named(device), sampleRate: Int(options.sampleRate), channels: options.channelMap.channelCount,
+            periodFrames: options.periodFrames, periodCount: options.periodCount, requireExactRate: rateGiven,
+            realtimePriority: nil, lockMemory: false)
+        let setup: ALSAStreamSetup
+        do {
+            setup = try ALSADevices.negotiate(configuration)
+        } catch {
+            guard !error.mismatches.isEmpty else { throw CommandFailure(.unavailable, error.description) }
+            throw CommandFailure(.unavailable, refusal(error, device: device, map: options.channelMap))
+        }
+        if setup.sampleRate != Int(options.sampleRate) {
+            console.error(
+                "thrum play: note: '\(device)' does not play \(Int(options.sampleRate)) Hz; playing at "
+                    + "\(setup.sampleRate) Hz, the nearest rate it has (pick one with --sample-rate)")
+            options.sampleRate = Double(setup.sampleRate)
+        }
+        if let silent = setup.silentChannels {
+            let which = silent.count == 1 ? "\(silent.lowerBound) is" : "\(silent.lowerBound)–\(silent.upperBound) are"
+            console.error(
+                "thrum play: note: '\(device)' needs \(setup.deviceChannels) channels; \(which) silent "
+                    + "(--channels \(options.channelMap) fills \(setup.sourceChannels))")
+        }
+        return setup
+    }
+
+    /// One line: every mismatch with what the card accepts, then Thrum's own fix, then the converting plugins.
+    static func refusal(_ error: ALSAError, device: String, map: ChannelMap) -> String {
+        var fixes: [String] = []
+        for mismatch in error.mismatches {
+            switch mismatch {
+            case .channels(_, let supported):
+                fixes.append("--channels \(suggestedMap(for: map, maxChannels: supported.upperBound))")
+            case .rate(let requested, let offered, let range):
+                fixes.append("--sample-rate \(nearestRate(to: requested, offered: offered, range: range))")
+            case .format, .access:
+                break
+            }
+        }
+        let problems = error.mismatches.map { mismatch -> String in
+            guard case .channels(let requested, let supported) = mismatch else { return mismatch.description }
+            let has = supported.count == 1 ? "\(supported.upperBound)" : "\(supported.lowerBound)–\(supported.upperBound)"
+            return "--channels \(map) needs \(requested) channels, it has \(has)"
+        }.joined(separator: "; ")
+        let convert = "--device plughw:… or plug:…, which convert formats, channels and rates"
+        let advice = fixes.isEmpty ? "use \(convert)" : "try \(fixes.joined(separator: " ")), or \(convert)"
+        return "ALSA device '\(device)' does not accept this setup: \(problems); \(advice)"
+    }
+
+    /// A map of at most `maxChannels` entries that keeps what `map` carries: `M,H` for audio and haptics
+    /// on two channels, `M+H` on one; `H` or `L,R`/`M` when only one kind is carried.
+    static func suggestedMap(for map: ChannelMap, maxChannels: Int) -> String {
+        let haptic: Set<ChannelSource> = [.haptic, .leftHaptic, .rightHaptic, .monoHaptic]
+        let audio: Set<ChannelSource> = [.left, .right, .mono, .leftHaptic, .rightHaptic, .monoHaptic]
+        let hasHaptic = map.sources.contains { haptic.contains($0) }
+        let hasAudio = map.sources.contains { audio.contains($0) }
+        switch (hasHaptic, hasAudio) {
+        case (true, true): return maxChannels >= 2 ? "M,H" : "M+H"
+        case (true, false): return "H"
+        default: return maxChannels >= 2 ? "L,R" : "M"
+        }
+    }
+
+    /// The offered rate closest to `rate` (ties to the higher one), or the nearer end of `range`.
+    static func nearestRate(to rate: Int, offered: [Int], range: ClosedRange<Int>) -> Int {
+        guard !offered.isEmpty else { return min(max(rate, range.lowerBound), range.upperBound) }
+        return offered.min { abs($0 - rate) < abs($1 - rate) || (abs($0 - rate) == abs($1 - rate) && $0 > $1) } ?? rate
+    }
+
+    /// The line `thrum play -v` prints (and the terminal shows above the status line).
+    static func describe(_ setup: ALSAStreamSetup, device: String) -> String {
+        "thrum play: '\(device)': \(setup)"
+    }
+}
