@@ -65,6 +65,9 @@ let playCommand = Subcommand(
             Exit status: 0 ok, 64 usage, 65 bad pattern or audio file, 66 pattern missing, 69 no playback device.
             """),
     run: { arguments, console in
+        if arguments.flag(.watch) && EngineArguments.isSound(arguments.positionals[0]) {
+            throw UsageError(message: "--watch replays an AHAP file when it is saved; '\(arguments.positionals[0])' is a sound")
+        }
         let (pattern, path) = try EngineArguments.pattern(arguments.positionals[0])
         var options = try EngineArguments.engineOptions(arguments, patternPath: path, defaultChannels: .speakers)
         let transport = try TransportArguments(arguments)
