@@ -58,10 +58,12 @@ public enum AudioAnalyzer {
         // Ticks end on multiples of tickFrames, and `fed` is one: the last tick ends at `duration`.
         let duration = Double(fed) / sampleRate
         let intensity = levels.map(map.intensity)
-        // Before the first spectrum window there is no measurement: take the first one.
-        let measured = (detector.spectrumHop + detector.tickFrames - 1) / detector.tickFrames
-        if measured < sharpness.count {
-            for i in 0..<measured { sharpness[i] = sharpness[measured] }
+        // Until a whole spectrum window (two hops) after the first sound, the tracker has not measured it:
+        // everything up to there takes the first measurement that covers it.
+        if let firstHeard = intensity.firstIndex(where: { $0 > 0 }) {
+            let window = (2 * detector.spectrumHop + detector.tickFrames - 1) / detector.tickFrames
+            let covered = min(firstHeard + window, sharpness.count - 1)
+            for i in 0..<covered { sharpness[i] = sharpness[covered] }
         }
         holdSharpnessThroughSilence(&sharpness, intensity: intensity)
 
@@ -89,8 +91,8 @@ public enum AudioAnalyzer {
             transients: transients, peakLevel: peak, toleranceUsed: max(envelopeTolerance, sharpnessTolerance))
     }
 
-    /// Where the intensity is 0 the sharpness means nothing: hold the last value heard (the first value
-    /// heard before any sound), so silence costs no breakpoints.
+    /// Where the intensity is 0 the sharpness means nothing: hold the last value heard, so silence costs
+    /// no breakpoints.
     static func holdSharpnessThroughSilence(_ sharpness: inout [Float], intensity: [Float]) {
         guard let firstHeard = intensity.firstIndex(where: { $0 > 0 }) else { return }
         var held = sharpness[firstHeard]

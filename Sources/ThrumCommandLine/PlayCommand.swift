@@ -42,6 +42,9 @@ let playCommand = Subcommand(
         if arguments.flag(.watch) && arguments.positionals[0] == "-" {
             throw UsageError(message: "--watch needs a pattern file to watch, not standard input")
         }
+        if arguments.flag(.watch) && EngineArguments.isSound(arguments.positionals[0]) {
+            throw UsageError(message: "--watch replays an AHAP file when it is saved; '\(arguments.positionals[0])' is a sound")
+        }
         let (pattern, path) = try EngineArguments.pattern(arguments.positionals[0], limits: limits)
         var options = try EngineArguments.engineOptions(arguments, patternPath: path, defaultChannels: .speakers)
         let transport = try TransportArguments(arguments)

@@ -269,5 +269,7 @@ import ThrumTestSupport
         }
         let preset = runThrum(["render", dir + "/s.wav", "-o", dir + "/out.wav", "--preset", "music"])
         #expect(preset.status == 64 && preset.err.contains("add --haptics-from-audio"))
+        let watch = runThrum(["play", dir + "/s.wav", "--watch", "--haptics-from-audio"])
+        #expect(watch == (64, "", "thrum play: --watch replays an AHAP file when it is saved; '\(dir)/s.wav' is a sound\n"))
     }
 }
