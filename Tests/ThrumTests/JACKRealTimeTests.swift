@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// `thrum play --device jack` through a private jackd2 with the dummy driver (Tools/jack-dummy.sh) and
+/// ALSA's `jack` PCM from libasound2-plugins, which connects to system:playback_1/2.
+/// `Tools/test.sh` starts the server and runs these alone.
+let jackAvailable = ProcessInfo.processInfo.environment["THRUM_JACK_TESTS"] == "1"
+
+/// Records what reaches system:playback_1/2 with jack_capture (float WAV) for a fixed time.
+final class JACKCapture {
+    let path = NSTemporaryDirectory() + "thrum-jack-capture-\(UUID().uuidString).wav"
+    let process = Process()
+
+    /// Starts recording for `seconds`; jack_capture stops and finishes the file by itself.
+    init(seconds: Int) throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/jack_capture")
+        process.arguments = ["--daemon", "--recording-time", "\(seconds)", "--channels", "2", "-f", "wav", path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        usleep(500_000)  // let jack_capture register and connect before anything plays
+    }
+
+    func finish() throws -> [Float] {
+        process.waitUntilExit()
+        defer { unlink(path) }
+        return try loadSamples(path)
+    }
+}
+
+@Suite(
+    .serialized,
+    .enabled(if: jackAvailable, "needs the private JACK server of Tools/jack-dummy.sh (Tools/test.sh starts it)"))
+struct JACKRealTimeTests {
+    /// What JACK receives equals `thrum render` bit for bit (after the first 0.1 s: jack_capture follows
+    /// the plugin's port connections, one JACK cycle late).
+    @Test func playOnJackEqualsRender() throws {
+        let expected = try thrumRender("countdown")
+        let capture = try JACKCapture(seconds: 6)
+        let play = try ChildProcess([
+            thrumTool, "play", "countdown", "--device", "jack", "--period", "256", "--periods", "4",
+        ])
+        let result = try #require(play.wait(timeout: 30), "thrum play did not finish")
+        let captured = try capture.finish()
+        #expect(result.status == 0, "thrum play: \(play.errorText)")
+        #expect(play.errorText.isEmpty, "stderr: \(play.errorText)")
+        try expectCaptureEqualsRender(captured, expected, skip: 9600, "JACK capture")
+    }
+
+    /// The JACK server dies mid-play (SIGKILL, as a crash); a SIGTERM afterwards must end `thrum play`
+    /// at once. Before the fix it hung in `snd_pcm_drain` for ever (only SIGKILL ended it).
+    @Test func serverKilledMidPlayThenSigtermEndsPlay() throws {
+        let server = "thrum-jack-crash-\(getpid())"
+        #expect(runToolScript("jack-dummy.sh", "start", environment: ["THRUM_JACK_SERVER": server]) == 0)
+        defer { runToolScript("jack-dummy.sh", "stop", environment: ["THRUM_JACK_SERVER": server]) }
+        let play = try ChildProcess(
+            [thrumTool, "play", "heartbeat", "--loop", "--device", "jack"],
+            environment: ["JACK_DEFAULT_SERVER": server])
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(play.wait(timeout: 0) == nil, "thrum play ended before the server died: \(play.errorText)")
+        runToolScript("jack-dummy.sh", "crash", environment: ["THRUM_JACK_SERVER": server])
+        Thread.sleep(forTimeInterval: 0.5)
+        play.send(SIGTERM)
+        let sent = Date()
+        let result = play.wait(timeout: 10)
+        let waited = Date().timeIntervalSince(sent)
+        if result == nil { play.send(SIGKILL) }
+        // The promise is one second; the bound leaves room for a loaded machine (the bug is a hang).
+        #expect(result != nil && waited < 3, "thrum play still ran \(waited) s after SIGTERM")
+        #expect(result?.status == 130 || result?.status == 69, "exit \(result?.status ?? -1): \(play.errorText)")
+        #expect(play.errorText.contains("'jack'"), "stderr: \(play.errorText)")
+    }
+}

@@ -1,0 +1,92 @@
+import AudioResources
+import Foundation
+import Testing
+
+/// `thrum play` through a private headless PipeWire (Tools/pipewire-null-sink.sh: pipewire + wireplumber,
+/// a float32 stereo null sink, pipewire-alsa's plugin named in ALSA_CONFIG_PATH) on ALSA's `pipewire` PCM.
+/// `Tools/test.sh` starts the server and runs these alone.
+let pipeWireAvailable = ProcessInfo.processInfo.environment["THRUM_PIPEWIRE_TESTS"] == "1"
+
+/// Records the test sink's monitor as raw float32 stereo 48 kHz with pw-record.
+final class PipeWireMonitorCapture {
+    let path = NSTemporaryDirectory() + "thrum-pw-monitor-\(UUID().uuidString).raw"
+    let process = Process()
+
+    init() throws {
+        let sink = ProcessInfo.processInfo.environment["THRUM_PIPEWIRE_SINK"] ?? "thrum-null"
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/pw-record")
+        process.arguments = [
+            "--target", sink, "-P", "stream.capture.sink=true", "--format", "f32", "--rate", "48000",
+            "--channels", "2", "--latency", "256", "-",
+        ]
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        usleep(500_000)  // let pw-record link to the monitor before anything plays
+    }
+
+    func finish() -> [Float] {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        defer { unlink(path) }
+        return readFloats(path)
+    }
+}
+
+@Suite(
+    .serialized,
+    .enabled(if: pipeWireAvailable, "needs the private PipeWire of Tools/pipewire-null-sink.sh (Tools/test.sh starts it)"))
+struct PipeWireRealTimeTests {
+    /// The CPU time per second of audio of `thrum play` against `aplay` playing the same samples through
+    /// the same ALSA device and period. pipewire-alsa before 0.3.85 only clears its wake-up inside
+    /// `snd_pcm_poll_descriptors()`: a device thread that fetched its descriptors once then spins at
+    /// real-time priority (about 1 CPU-second per second of audio; aplay: about 0.01).
+    @Test func playUsesAtMostAFewTimesTheCPUOfAplay() throws {
+        let seconds = 4.0
+        let wav = NSTemporaryDirectory() + "thrum-pw-aplay-\(UUID().uuidString).wav"
+        defer { unlink(wav) }
+        let render = try ChildProcess([
+            thrumTool, "render", "textured-drag", "--duration", "\(seconds)", "--channels", "L+H,R+H", "-o", wav,
+        ])
+        #expect(render.wait(timeout: 60)?.status == 0, "thrum render: \(render.errorText)")
+        let audioSeconds = Double(try AudioFileLoader.load(path: wav, targetSampleRate: 48000).frameCount) / 48000
+
+        let aplay = try ChildProcess([
+            "/usr/bin/aplay", "-q", "-D", "pipewire", "--period-size=256", "--buffer-size=1024", wav,
+        ])
+        let aplayResult = try #require(aplay.wait(timeout: 30), "aplay did not finish")
+        #expect(aplayResult.status == 0, "aplay: \(aplay.errorText)")
+
+        let play = try ChildProcess([
+            thrumTool, "play", "textured-drag", "--duration", "\(seconds)", "--device", "pipewire",
+            "--period", "256", "--periods", "4",
+        ])
+        let playResult = try #require(play.wait(timeout: 30), "thrum play did not finish")
+        #expect(playResult.status == 0, "thrum play: \(play.errorText)")
+
+        let thrumPerSecond = playResult.cpuSeconds / audioSeconds
+        // aplay's own figure is a few milliseconds per second: floor it so timer granularity cannot fail
+        // the test; a spinning thread costs a whole CPU-second per second.
+        let aplayPerSecond = max(aplayResult.cpuSeconds / audioSeconds, 0.01)
+        print("CPU per second of audio on PipeWire: thrum play \(thrumPerSecond), aplay \(aplayResult.cpuSeconds / audioSeconds)")
+        #expect(
+            thrumPerSecond <= 10 * aplayPerSecond,
+            "thrum play used \(playResult.cpuSeconds) CPU-s for \(audioSeconds) s of audio; aplay \(aplayResult.cpuSeconds)")
+    }
+
+    /// What reaches the sink equals `thrum render` of the same pattern, bit for bit, at 256 × 4.
+    @Test func monitorCaptureEqualsRenderAt256x4() throws {
+        let expected = try thrumRender("countdown")
+        let capture = try PipeWireMonitorCapture()
+        let play = try ChildProcess([
+            thrumTool, "play", "countdown", "--device", "pipewire", "--period", "256", "--periods", "4",
+        ])
+        let result = try #require(play.wait(timeout: 30), "thrum play did not finish")
+        usleep(300_000)
+        let captured = capture.finish()
+        #expect(result.status == 0, "thrum play: \(play.errorText)")
+        #expect(play.errorText.isEmpty, "stderr: \(play.errorText)")
+        try expectCaptureEqualsRender(captured, expected, skip: 0, "PipeWire monitor capture")
+    }
+}
