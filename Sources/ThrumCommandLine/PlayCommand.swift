@@ -8,7 +8,9 @@ import RenderCore
 import Synchronization
 import Thrum
 
-/// Turns SIGINT and SIGTERM into a flag the play loop polls, so playback stops cleanly.
+/// Turns SIGINT and SIGTERM into a flag the play loop polls, so playback stops cleanly, and guarantees the
+/// process ends within a second of the first signal whatever ALSA is doing (a plugin stuck on a dead
+/// server): a watchdog then restores the terminal and exits with 130. A second signal exits at once.
 final class InterruptFlag {
     private final class Received: Sendable {
         let number = Atomic<Int32>(0)
@@ -16,11 +18,19 @@ final class InterruptFlag {
     private let received = Received()
     private var sources: [any DispatchSourceSignal] = []
 
+    /// Seconds from the first signal to the forced exit.
+    static let watchdogSeconds = 0.9
+
     init() {
         for number in [SIGINT, SIGTERM] {
             Glibc.signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [received] in received.number.store(number, ordering: .relaxed) }
+            source.setEventHandler { [received] in
+                if received.number.exchange(number, ordering: .relaxed) != 0 { Self.forceExit("interrupted twice") }
+                DispatchQueue.global().asyncAfter(deadline: .now() + Self.watchdogSeconds) {
+                    Self.forceExit("the device did not stop within a second of the interrupt; exiting anyway")
+                }
+            }
             source.resume()
             sources.append(source)
         }
@@ -28,6 +38,15 @@ final class InterruptFlag {
 
     /// The signal received, or 0.
     var signalNumber: Int32 { received.number.load(ordering: .relaxed) }
+
+    /// Restores the terminal and ends the process with 130 without running exit handlers (which could
+    /// wait on the stuck device).
+    private static func forceExit(_ reason: String) -> Never {
+        restoreTerminalBeforeExit()
+        let line = Array("\r\u{1B}[Kthrum play: \(reason)\n".utf8)
+        _ = line.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        _exit(ExitCode.interrupted.rawValue)
+    }
 
     deinit {
         for source in sources { source.cancel() }
@@ -118,8 +137,14 @@ let playCommand = Subcommand(
         let xruns = engine.xrunCount
         switch outcome {
         case .interrupted:
-            engine.stopDrainingOutput()
-            console.error("thrum play: interrupted; device '\(device)' drained and closed")
+            // Within the watchdog's second: the buffer's end, or half a second of a device that stopped.
+            if engine.stopDrainingOutput(within: 0.5) {
+                console.error("thrum play: interrupted; device '\(device)' drained and closed")
+            } else {
+                console.error(
+                    "thrum play: interrupted; device '\(device)' stopped playing (is its sound server still "
+                        + "running?); closed")
+            }
             return .interrupted
         case .deviceFailed:
             throw CommandFailure(

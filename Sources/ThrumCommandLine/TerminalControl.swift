@@ -11,6 +11,9 @@ private func restoreTerminal() {
     if terminalIsRaw { tcsetattr(STDIN_FILENO, TCSANOW, &savedTerminal) }
 }
 
+/// Restores the terminal before an exit that skips exit handlers (`_exit`). Async-signal-safe.
+func restoreTerminalBeforeExit() { restoreTerminal() }
+
 /// Restores the terminal, then lets the crash signal kill the process as it would have.
 private let crashHandler: @convention(c) (Int32) -> Void = { number in
     restoreTerminal()

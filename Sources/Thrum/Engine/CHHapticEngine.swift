@@ -198,8 +198,13 @@ public final class CHHapticEngine: @unchecked Sendable {
 
     /// Stops the engine after the device has played what was already written (a Thrum addition, used
     /// by `thrum play` so the end of a pattern and Ctrl-C are not cut off mid-buffer).
-    public func stopDrainingOutput() {
-        stopEngine(reason: nil, drain: true)
+    /// - Parameter limit: the longest wait for the device, in seconds; nil for the device's default
+    ///   (twice its buffer's duration plus 0.25 s). A device or server that stopped consuming never
+    ///   holds the caller longer.
+    /// - Returns: false when the device had not played everything in time (the rest was dropped).
+    @discardableResult
+    public func stopDrainingOutput(within limit: Double? = nil) -> Bool {
+        stopEngine(reason: nil, drain: true, drainLimit: limit)
     }
 
     func startLocked(_ state: inout EngineState, holdingOutput: Bool = false) throws {
@@ -261,7 +266,8 @@ public final class CHHapticEngine: @unchecked Sendable {
     }
 
     /// Stops the run; `reason` non-nil = an external stop that calls `stoppedHandler`.
-    func stopEngine(reason: StoppedReason?, drain: Bool = false) {
+    @discardableResult
+    func stopEngine(reason: StoppedReason?, drain: Bool = false, drainLimit: Double? = nil) -> Bool {
         let (run, ended, finished, handler) = state.withLock {
             state -> (EngineRun?, [HapticPatternPlayer], [FinishedHandler], StoppedHandler?) in
             guard let run = state.run else { return (nil, [], [], nil) }
@@ -273,11 +279,12 @@ public final class CHHapticEngine: @unchecked Sendable {
             state.stoppedByIdle = reason == .idleTimeout
             return (run, players, finished, state.stoppedHandler)
         }
-        guard let run else { return }
-        run.shutDown(drain: drain)
+        guard let run else { return true }
+        let drained = run.shutDown(drain: drain, drainLimit: drainLimit)
         for player in ended { player.instanceEnded(frame: nil, isLast: true) }
         for handler in finished { _ = handler(nil) }
         if let reason { handler?(reason) }
+        return drained
     }
 
     func deviceFailed(_ error: ALSAError, run: EngineRun) {
