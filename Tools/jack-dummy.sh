@@ -8,6 +8,8 @@
 #
 #   Tools/jack-dummy.sh start    # prints the env lines the tests need
 #   Tools/jack-dummy.sh status
+#   Tools/jack-dummy.sh stall 0.3   # freeze jackd for 0.3 s (SIGSTOP … SIGCONT)
+#   Tools/jack-dummy.sh crash       # SIGKILL jackd, as a crash
 #   Tools/jack-dummy.sh stop
 #
 # Then: eval "$(Tools/jack-dummy.sh start)"; swift test --filter JACK
@@ -78,6 +80,16 @@ crash() {
     rm -f "$PIDFILE"
 }
 
+# Freezes the server for $1 seconds, as a server starved of CPU would be.
+stall() {
+    alive || { echo "not running" >&2; exit 1; }
+    local pid
+    pid="$(cat "$PIDFILE")"
+    kill -STOP "$pid"
+    sleep "${1:-0.3}"
+    kill -CONT "$pid"
+}
+
 status() {
     if alive && answers; then
         echo "running (pid $(cat "$PIDFILE"), server name $SERVER)"
@@ -92,7 +104,8 @@ case "${1:-}" in
     start) start ;;
     stop) stop ;;
     crash) crash ;;
+    stall) stall "${2:-0.3}" ;;
     status) status ;;
     env) print_env ;;
-    *) echo "usage: $0 start|stop|crash|status|env" >&2; exit 2 ;;
+    *) echo "usage: $0 start|stop|crash|stall [SECONDS]|status|env" >&2; exit 2 ;;
 esac

@@ -10,6 +10,7 @@
 #
 #   Tools/pipewire-null-sink.sh start    # prints the env lines the tests need
 #   Tools/pipewire-null-sink.sh status
+#   Tools/pipewire-null-sink.sh stall 0.3   # freeze the pipewire daemon for 0.3 s (SIGSTOP … SIGCONT)
 #   Tools/pipewire-null-sink.sh stop
 #
 # Then: eval "$(Tools/pipewire-null-sink.sh start)"; swift test --filter PipeWire
@@ -17,6 +18,7 @@ set -euo pipefail
 
 RUNTIME="${THRUM_PIPEWIRE_RUNTIME:-/tmp/thrum-pipewire}"
 PIDFILE="$RUNTIME/session.pid"
+SERVER_PIDFILE="$RUNTIME/pipewire.pid"
 LOG="$RUNTIME/pipewire.log"
 PLUGIN="$RUNTIME/pipewire-alsa"
 ALSA_CONF="$RUNTIME/alsa.conf"
@@ -107,9 +109,10 @@ start() {
     write_config
     # One session bus for both daemons; wireplumber waits until pipewire's socket exists.
     HOME="$RUNTIME/state" XDG_CONFIG_HOME="$RUNTIME/config" XDG_STATE_HOME="$RUNTIME/state" \
-        XDG_RUNTIME_DIR="$PIPEWIRE_RUNTIME_DIR" DISABLE_RTKIT=1 \
+        XDG_RUNTIME_DIR="$PIPEWIRE_RUNTIME_DIR" DISABLE_RTKIT=1 THRUM_PIPEWIRE_SERVER_PIDFILE="$SERVER_PIDFILE" \
         setsid dbus-run-session -- bash -c '
             pipewire & server=$!
+            echo $server >"$THRUM_PIPEWIRE_SERVER_PIDFILE"
             for _ in $(seq 1 100); do [[ -S "$PIPEWIRE_RUNTIME_DIR/pipewire-0" ]] && break; sleep 0.1; done
             wireplumber & manager=$!
             trap "kill $manager $server 2>/dev/null; wait" TERM INT
@@ -142,8 +145,18 @@ stop() {
         for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
         kill -KILL -- "-$pid" 2>/dev/null || true
     fi
-    rm -f "$PIDFILE"
+    rm -f "$PIDFILE" "$SERVER_PIDFILE"
     rm -rf "$PIPEWIRE_RUNTIME_DIR"
+}
+
+# Freezes the daemon (not wireplumber) for $1 seconds, as a server starved of CPU would be.
+stall() {
+    alive && [[ -f "$SERVER_PIDFILE" ]] || { echo "not running" >&2; exit 1; }
+    local pid
+    pid="$(cat "$SERVER_PIDFILE")"
+    kill -STOP "$pid"
+    sleep "${1:-0.3}"
+    kill -CONT "$pid"
 }
 
 status() {
@@ -161,6 +174,7 @@ case "${1:-}" in
     start) start ;;
     stop) stop ;;
     status) status ;;
+    stall) stall "${2:-0.3}" ;;
     env) print_env ;;
-    *) echo "usage: $0 start|stop|status|env" >&2; exit 2 ;;
+    *) echo "usage: $0 start|stop|status|stall [SECONDS]|env" >&2; exit 2 ;;
 esac
