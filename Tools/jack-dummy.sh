@@ -25,6 +25,7 @@ export JACK_NO_AUDIO_RESERVATION=1
 export JACK_NO_START_SERVER=1
 
 print_env() {
+    echo "export THRUM_JACK_SERVER=$SERVER"
     echo "export JACK_DEFAULT_SERVER=$SERVER"
     echo "export JACK_NO_AUDIO_RESERVATION=1"
     echo "export JACK_NO_START_SERVER=1"

@@ -27,6 +27,7 @@ SINK=thrum-null
 export PIPEWIRE_RUNTIME_DIR="$RUNTIME/run"
 
 print_env() {
+    echo "export THRUM_PIPEWIRE_RUNTIME=$RUNTIME"
     echo "export PIPEWIRE_RUNTIME_DIR=$PIPEWIRE_RUNTIME_DIR"
     echo "export ALSA_CONFIG_PATH=/usr/share/alsa/alsa.conf:$ALSA_CONF"
     echo "export THRUM_PIPEWIRE_SINK=$SINK"

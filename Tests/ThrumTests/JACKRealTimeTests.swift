@@ -70,4 +70,16 @@ struct JACKRealTimeTests {
         #expect(result?.status == 130 || result?.status == 69, "exit \(result?.status ?? -1): \(play.errorText)")
         #expect(play.errorText.contains("'jack'"), "stderr: \(play.errorText)")
     }
+
+    /// jackd freezes for 0.3 s mid-play (SIGSTOP … SIGCONT): JACK's clock went on without Thrum's
+    /// samples, so the summary must count at least one xrun, and playback goes on to the end.
+    @Test func serverStallIsCountedAsXrun() throws {
+        let play = try ChildProcess([thrumTool, "play", "countdown", "--device", "jack"])
+        Thread.sleep(forTimeInterval: 1.2)
+        #expect(runToolScript("jack-dummy.sh", "stall 0.3") == 0)
+        let result = try #require(play.wait(timeout: 30), "thrum play did not finish")
+        #expect(result.status == 0, "thrum play: \(play.errorText)")
+        let xruns = try #require(play.reportedXruns, "no summary line: \(play.outputText)")
+        #expect(xruns >= 1, "\(play.outputText)")
+    }
 }

@@ -89,4 +89,17 @@ struct PipeWireRealTimeTests {
         #expect(play.errorText.isEmpty, "stderr: \(play.errorText)")
         try expectCaptureEqualsRender(captured, expected, skip: 0, "PipeWire monitor capture")
     }
+
+    /// The server freezes for 0.3 s mid-play (SIGSTOP … SIGCONT): the sink's clock went on without
+    /// Thrum's samples, so the summary must count at least one xrun (before: "0 xruns" over the gap),
+    /// and playback goes on to the end.
+    @Test func serverStallIsCountedAsXrun() throws {
+        let play = try ChildProcess([thrumTool, "play", "countdown", "--device", "pipewire"])
+        Thread.sleep(forTimeInterval: 1.2)
+        #expect(runToolScript("pipewire-null-sink.sh", "stall 0.3") == 0)
+        let result = try #require(play.wait(timeout: 30), "thrum play did not finish")
+        #expect(result.status == 0, "thrum play: \(play.errorText)")
+        let xruns = try #require(play.reportedXruns, "no summary line: \(play.outputText)")
+        #expect(xruns >= 1, "\(play.outputText)")
+    }
 }

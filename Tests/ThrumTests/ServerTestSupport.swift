@@ -14,19 +14,23 @@ let thrumTool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathC
 final class ChildProcess {
     let pid: pid_t
     let stderrPath: String
+    let stdoutPath: String
 
     /// Exit code (or 128 + signal) and user + system CPU seconds, once the child has ended.
     private(set) var result: (status: Int32, cpuSeconds: Double)?
 
     /// Starts `arguments[0]` (an absolute path) with the current environment plus `environment`.
-    /// Standard input and output are /dev/null; standard error goes to a temporary file (``errorText``).
+    /// Standard input is /dev/null; standard output and error go to temporary files (``outputText``,
+    /// ``errorText``).
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        stderrPath = NSTemporaryDirectory() + "thrum-child-\(UUID().uuidString).err"
+        let stem = NSTemporaryDirectory() + "thrum-child-\(UUID().uuidString)"
+        stderrPath = stem + ".err"
+        stdoutPath = stem + ".out"
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -60,6 +64,7 @@ final class ChildProcess {
             _ = wait(timeout: 5)
         }
         unlink(stderrPath)
+        unlink(stdoutPath)
     }
 
     /// Sends `signal` to the child.
@@ -84,6 +89,19 @@ final class ChildProcess {
             usleep(5_000)
         } while Date() < deadline
         return nil
+    }
+
+    /// What the child wrote on standard output so far.
+    var outputText: String {
+        String(decoding: FileManager.default.contents(atPath: stdoutPath) ?? Data(), as: UTF8.self)
+    }
+
+    /// The xrun count of `thrum play`'s summary line ("played …: 3.2 s, 2 xruns"), if it printed one.
+    var reportedXruns: Int? {
+        guard let line = outputText.split(separator: "\n").last(where: { $0.hasPrefix("played ") }),
+            let words = line.split(separator: ",").last?.split(separator: " "), words.count == 2
+        else { return nil }
+        return Int(words[0])
     }
 
     /// What the child wrote on standard error so far.
