@@ -42,6 +42,8 @@ public final class ALSAPlayback: Sendable {
     public let setup: ALSAStreamSetup
     /// The device name used in messages.
     public let deviceName: String
+    /// The sound server the device plays to (its ALSA plugin's type), or nil for a card or another plugin.
+    public let soundServer: ALSASoundServer?
 
     /// The actual sample rate in Hz (may differ from the requested one unless `requireExactRate`).
     public var sampleRate: Int { setup.sampleRate }
@@ -66,6 +68,7 @@ public final class ALSAPlayback: Sendable {
         let device = try PCMDevice(configuration: configuration)
         setup = device.setup
         deviceName = device.name
+        soundServer = ALSASoundServer.behind(configuration.source)
         control = Mutex(
             ControlState(
                 device: device, realtimePriority: configuration.realtimePriority,
@@ -91,6 +94,20 @@ public final class ALSAPlayback: Sendable {
 
     /// Suspends (`-ESTRPIPE`) met since `init`, across all starts; each was resumed or the device prepared.
     public var suspendCount: UInt64 { shared.suspendCount.load(ordering: .relaxed) }
+
+    /// Of ``xrunCount``, the dropouts no plugin reported but the device's timing showed: its position
+    /// (frames written minus `snd_pcm_delay`) fell behind the clock at once by the buffer or 20 ms at
+    /// least, as when a sound server freezes or skips cycles.
+    public var timingXrunCount: UInt64 { shared.timingXrunCount.load(ordering: .relaxed) }
+
+    /// Wake-ups from the device's poll descriptors that found less than a period of room, since `init`.
+    /// A working device wakes the thread about once per period with room for one.
+    public var emptyWakeUpCount: UInt64 { shared.emptyWakeUpCount.load(ordering: .relaxed) }
+
+    /// Times the device kept waking the playback thread with nothing to do (8 empty wake-ups in a row: an
+    /// ALSA plugin whose descriptor stays readable), since `init`. Each time the thread then paced itself
+    /// by the clock instead of spinning at real-time priority; the audio is unaffected.
+    public var spinCount: UInt64 { shared.spinCount.load(ordering: .relaxed) }
 
     /// The error that ended playback, if the state is or was ``ALSAPlaybackState/failed``.
     public var lastError: ALSAError? {
@@ -241,7 +258,7 @@ public final class ALSAPlayback: Sendable {
         }
         var drained = true
         if let device = state.device {
-            if drain && !failed { drained = drainBounded(device.handle, limit: limit) }
+            if drain && !failed { drained = drainBounded(device.handle, limit: limit, server: soundServer) }
             _ = snd_pcm_drop(device.handle)
             _ = snd_pcm_prepare(device.handle)
         }

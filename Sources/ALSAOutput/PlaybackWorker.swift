@@ -11,6 +11,12 @@ final class PlaybackShared: Sendable {
     let framesWritten = Atomic<UInt64>(0)
     let xrunCount = Atomic<UInt64>(0)
     let suspendCount = Atomic<UInt64>(0)
+    /// Of `xrunCount`, the dropouts seen only in the device's timing (``DropoutWatch``).
+    let timingXrunCount = Atomic<UInt64>(0)
+    /// Wake-ups from the PCM's descriptors that found less than a period of room.
+    let emptyWakeUpCount = Atomic<UInt64>(0)
+    /// Runs of empty wake-ups long enough to be a spin (``SpinGuard``).
+    let spinCount = Atomic<UInt64>(0)
     let stallMilliseconds = Atomic<Int>(0)
     /// Negative ALSA code of the failure that ended the thread, or 0.
     let failureCode = Atomic<Int32>(0)

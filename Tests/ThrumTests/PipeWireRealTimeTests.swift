@@ -87,7 +87,7 @@ struct PipeWireRealTimeTests {
         let captured = capture.finish()
         #expect(result.status == 0, "thrum play: \(play.errorText)")
         #expect(play.errorText.isEmpty, "stderr: \(play.errorText)")
-        try expectCaptureEqualsRender(captured, expected, skip: 0, "PipeWire monitor capture")
+        try expectCaptureEqualsRender(captured, expected, skip: 0, "PipeWire monitor capture (\(play.outputText))")
     }
 
     /// The server freezes for 0.3 s mid-play (SIGSTOP … SIGCONT): the sink's clock went on without
