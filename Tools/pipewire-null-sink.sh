@@ -11,6 +11,7 @@
 #   Tools/pipewire-null-sink.sh start    # prints the env lines the tests need
 #   Tools/pipewire-null-sink.sh status
 #   Tools/pipewire-null-sink.sh stall 0.3   # freeze the pipewire daemon for 0.3 s (SIGSTOP … SIGCONT)
+#   Tools/pipewire-null-sink.sh crash       # SIGKILL the pipewire daemon, as a crash
 #   Tools/pipewire-null-sink.sh stop
 #
 # Then: eval "$(Tools/pipewire-null-sink.sh start)"; swift test --filter PipeWire
@@ -20,7 +21,8 @@ RUNTIME="${THRUM_PIPEWIRE_RUNTIME:-/tmp/thrum-pipewire}"
 PIDFILE="$RUNTIME/session.pid"
 SERVER_PIDFILE="$RUNTIME/pipewire.pid"
 LOG="$RUNTIME/pipewire.log"
-PLUGIN="$RUNTIME/pipewire-alsa"
+# Where pipewire-alsa is unpacked; a second server (a test that kills one) may share the first's.
+PLUGIN="${THRUM_PIPEWIRE_PLUGIN_DIR:-$RUNTIME/pipewire-alsa}"
 ALSA_CONF="$RUNTIME/alsa.conf"
 SINK=thrum-null
 # The private server's socket: clients find it through PIPEWIRE_RUNTIME_DIR.
@@ -28,6 +30,7 @@ export PIPEWIRE_RUNTIME_DIR="$RUNTIME/run"
 
 print_env() {
     echo "export THRUM_PIPEWIRE_RUNTIME=$RUNTIME"
+    echo "export THRUM_PIPEWIRE_PLUGIN_DIR=$PLUGIN"
     echo "export PIPEWIRE_RUNTIME_DIR=$PIPEWIRE_RUNTIME_DIR"
     echo "export ALSA_CONFIG_PATH=/usr/share/alsa/alsa.conf:$ALSA_CONF"
     echo "export THRUM_PIPEWIRE_SINK=$SINK"
@@ -43,19 +46,22 @@ sink_ready() { pw-cli ls Node 2>/dev/null | grep -q "node.name = \"$SINK\""; }
 # configuration that loads it from there and defines pcm.pipewire as the package would.
 unpack_plugin() {
     if [[ -f "$ALSA_CONF" ]]; then return 0; fi
-    local work="$RUNTIME/download"
-    mkdir -p "$work" "$PLUGIN"
-    # The plugin must come from the same PipeWire release as the installed client library.
-    local version
-    version="$(dpkg-query -W -f='${Version}' libpipewire-0.3-0)"
-    (cd "$work" && apt-get download -q "pipewire-alsa=$version" >/dev/null 2>&1) || {
-        echo "cannot download pipewire-alsa $version (run apt-get update first)" >&2
-        exit 1
-    }
-    dpkg-deb -x "$work"/pipewire-alsa_*.deb "$PLUGIN"
-    rm -rf "$work"
     local lib
-    lib="$(find "$PLUGIN" -name libasound_module_pcm_pipewire.so | head -n 1)"
+    lib="$(find "$PLUGIN" -name libasound_module_pcm_pipewire.so 2>/dev/null | head -n 1)"
+    if [[ -z "$lib" ]]; then
+        local work="$RUNTIME/download"
+        mkdir -p "$work" "$PLUGIN"
+        # The plugin must come from the same PipeWire release as the installed client library.
+        local version
+        version="$(dpkg-query -W -f='${Version}' libpipewire-0.3-0)"
+        (cd "$work" && apt-get download -q "pipewire-alsa=$version" >/dev/null 2>&1) || {
+            echo "cannot download pipewire-alsa $version (run apt-get update first)" >&2
+            exit 1
+        }
+        dpkg-deb -x "$work"/pipewire-alsa_*.deb "$PLUGIN"
+        rm -rf "$work"
+        lib="$(find "$PLUGIN" -name libasound_module_pcm_pipewire.so | head -n 1)"
+    fi
     [[ -n "$lib" ]] || { echo "pipewire-alsa has no libasound_module_pcm_pipewire.so" >&2; exit 1; }
     {
         echo "pcm_type.pipewire { lib \"$lib\" }"
@@ -150,6 +156,11 @@ stop() {
     rm -rf "$PIPEWIRE_RUNTIME_DIR"
 }
 
+# Kills the daemon at once (SIGKILL), as a crash would; `stop` cleans up the rest.
+crash() {
+    if [[ -f "$SERVER_PIDFILE" ]]; then kill -KILL "$(cat "$SERVER_PIDFILE")" 2>/dev/null || true; fi
+}
+
 # Freezes the daemon (not wireplumber) for $1 seconds, as a server starved of CPU would be.
 stall() {
     alive && [[ -f "$SERVER_PIDFILE" ]] || { echo "not running" >&2; exit 1; }
@@ -176,6 +187,7 @@ case "${1:-}" in
     stop) stop ;;
     status) status ;;
     stall) stall "${2:-0.3}" ;;
+    crash) crash ;;
     env) print_env ;;
-    *) echo "usage: $0 start|stop|status|stall [SECONDS]|env" >&2; exit 2 ;;
+    *) echo "usage: $0 start|stop|status|stall [SECONDS]|crash|env" >&2; exit 2 ;;
 esac

@@ -4,6 +4,8 @@ import Synchronization
 
 /// Counters and flags shared by the control side and the playback thread. Atomics only.
 final class PlaybackShared: Sendable {
+    /// The sound server behind the device, named in the errors built here.
+    let server: ALSASoundServer?
     let state = Atomic<UInt8>(ALSAPlaybackState.ready.rawValue)
     let stopRequested = Atomic<Bool>(false)
     /// False while a start asked to hold the output: the thread waits before its first period.
@@ -27,6 +29,8 @@ final class PlaybackShared: Sendable {
 
     static let operations: [ALSAError.Operation] = [.write, .poll, .resume, .prepare]
 
+    init(server: ALSASoundServer?) { self.server = server }
+
     func resetForStart(holdingOutput: Bool) {
         stopRequested.store(false, ordering: .relaxed)
         outputReleased.store(!holdingOutput, ordering: .relaxed)
@@ -42,7 +46,7 @@ final class PlaybackShared: Sendable {
         guard code != 0 else { return nil }
         let index = Int(failureOperation.load(ordering: .relaxed))
         let operation = index < Self.operations.count ? Self.operations[index] : .write
-        return ALSAError(code: code, operation: operation, device: device)
+        return ALSAError(code: code, operation: operation, device: device, server: server)
     }
 }
 
@@ -150,7 +154,8 @@ final class PlaybackWorker: @unchecked Sendable {
         shared.state.store(ALSAPlaybackState.failed.rawValue, ordering: .releasing)
         if let onFailure {
             let error = ALSAError(
-                code: code, operation: PlaybackShared.operations[Int(operation)], device: deviceName)
+                code: code, operation: PlaybackShared.operations[Int(operation)], device: deviceName,
+                server: shared.server)
             spawnNotifier(FailureNotice(callback: onFailure, error: error))
         }
     }

@@ -82,4 +82,47 @@ struct JACKRealTimeTests {
         let xruns = try #require(play.reportedXruns, "no summary line: \(play.outputText)")
         #expect(xruns >= 1, "\(play.outputText)")
     }
+
+    /// The JACK server dies mid-play and nobody interrupts: `thrum play` notices (no frame taken for 2 s),
+    /// exits 69 and names the server and what to do, instead of playing silence for ever.
+    @Test func serverKilledMidPlayExits69NamingTheServer() throws {
+        let server = "thrum-jack-crash-\(getpid())"
+        #expect(runToolScript("jack-dummy.sh", "start", environment: ["THRUM_JACK_SERVER": server]) == 0)
+        defer { runToolScript("jack-dummy.sh", "stop", environment: ["THRUM_JACK_SERVER": server]) }
+        let play = try ChildProcess(
+            [thrumTool, "play", "heartbeat", "--loop", "--device", "jack"],
+            environment: ["JACK_DEFAULT_SERVER": server])
+        Thread.sleep(forTimeInterval: 1.5)
+        runToolScript("jack-dummy.sh", "crash", environment: ["THRUM_JACK_SERVER": server])
+        let result = play.wait(timeout: 15)
+        if result == nil { play.send(SIGKILL) }
+        #expect(result?.status == 69, "exit \(result?.status ?? -1): \(play.errorText)")
+        #expect(play.errorText.contains("the JACK server stopped taking samples"), "\(play.errorText)")
+        #expect(play.errorText.contains("JACK_DEFAULT_SERVER"), "\(play.errorText)")
+    }
+
+    /// No JACK server under that name: the error says so and how to start one, not "try --device".
+    @Test func noServerIsReportedAsTheServerNotRunning() throws {
+        let play = try ChildProcess(
+            [thrumTool, "play", "tap", "--device", "jack"], environment: ["JACK_DEFAULT_SERVER": "thrum-no-such-server"])
+        let result = try #require(play.wait(timeout: 30))
+        #expect(result.status == 69)
+        #expect(play.errorText.contains("the JACK server is not running or cannot be reached"), "\(play.errorText)")
+        #expect(!play.errorText.contains("plughw"), "\(play.errorText)")
+    }
+
+    /// Ports that do not exist: reported as a port connection problem, not as a format or rate one.
+    @Test func missingPortsAreReportedAsAPortConnectionProblem() throws {
+        let config = NSTemporaryDirectory() + "thrum-jack-ports-\(UUID().uuidString).conf"
+        defer { unlink(config) }
+        try "pcm.jackbad { type jack playback_ports { 0 nosuch:in_1 1 nosuch:in_2 } }\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let play = try ChildProcess(
+            [thrumTool, "play", "tap", "--device", "jackbad"],
+            environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(config)"])
+        let result = try #require(play.wait(timeout: 30))
+        #expect(result.status == 69)
+        #expect(play.errorText.contains("JACK could not connect the ports named in its playback_ports"), "\(play.errorText)")
+        #expect(!play.errorText.contains("convert formats"), "\(play.errorText)")
+    }
 }

@@ -102,4 +102,31 @@ struct PipeWireRealTimeTests {
         let xruns = try #require(play.reportedXruns, "no summary line: \(play.outputText)")
         #expect(xruns >= 1, "\(play.outputText)")
     }
+
+    /// The PipeWire daemon dies mid-play (on a second private server): `thrum play` exits 69 at once,
+    /// naming the server and how to start it (before: "try a larger period").
+    @Test func serverKilledMidPlayExits69NamingPipeWire() throws {
+        let settings = [
+            "THRUM_PIPEWIRE_RUNTIME": "/tmp/thrum-pipewire-crash-\(getpid())",
+            // Reuse the plugin the suite's server unpacked (no second download).
+            "THRUM_PIPEWIRE_PLUGIN_DIR": ProcessInfo.processInfo.environment["THRUM_PIPEWIRE_PLUGIN_DIR"] ?? "",
+        ].filter { !$0.value.isEmpty }
+        #expect(runToolScript("pipewire-null-sink.sh", "start", environment: settings) == 0)
+        defer {
+            runToolScript("pipewire-null-sink.sh", "stop", environment: settings)
+            _ = system("rm -rf '\(settings["THRUM_PIPEWIRE_RUNTIME"] ?? "/nonexistent")'")
+        }
+        let serverEnvironment = toolScriptEnvironment("pipewire-null-sink.sh", environment: settings)
+        let play = try ChildProcess(
+            [thrumTool, "play", "heartbeat", "--loop", "--device", "pipewire"],
+            environment: serverEnvironment.filter { $0.key == "PIPEWIRE_RUNTIME_DIR" || $0.key == "ALSA_CONFIG_PATH" })
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(play.wait(timeout: 0) == nil, "thrum play ended before the server died: \(play.errorText)")
+        runToolScript("pipewire-null-sink.sh", "crash", environment: settings)
+        let result = play.wait(timeout: 15)
+        if result == nil { play.send(SIGKILL) }
+        #expect(result?.status == 69, "exit \(result?.status ?? -1): \(play.errorText)")
+        #expect(play.errorText.contains("the PipeWire server stopped or went away"), "\(play.errorText)")
+        #expect(!play.errorText.contains("larger period"), "\(play.errorText)")
+    }
 }

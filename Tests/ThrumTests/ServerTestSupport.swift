@@ -173,3 +173,19 @@ func runToolScript(_ name: String, _ command: String, environment: [String: Stri
     let status = system("env \(assignments) bash '\(script)' \(command) >/dev/null 2>&1")
     return (status >> 8) & 0xff
 }
+
+/// The variables a Tools/ server script prints for `env` (its `export NAME=value` lines).
+func toolScriptEnvironment(_ name: String, environment: [String: String] = [:]) -> [String: String] {
+    let script = packageRoot.appendingPathComponent("Tools/\(name)").path
+    let output = NSTemporaryDirectory() + "thrum-script-env-\(UUID().uuidString)"
+    defer { unlink(output) }
+    let assignments = environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+    _ = system("env \(assignments) bash '\(script)' env >'\(output)' 2>/dev/null")
+    let text = String(decoding: FileManager.default.contents(atPath: output) ?? Data(), as: UTF8.self)
+    var result: [String: String] = [:]
+    for line in text.split(separator: "\n") where line.hasPrefix("export ") {
+        let parts = line.dropFirst(7).split(separator: "=", maxSplits: 1)
+        if parts.count == 2 { result[String(parts[0])] = String(parts[1]) }
+    }
+    return result
+}
