@@ -135,6 +135,7 @@ let playCommand = Subcommand(
         }
         let outcome = session.run(until: transport.duration, interrupt: interrupt)
         let xruns = engine.xrunCount
+        let spins = engine.deviceSpinCount
         switch outcome {
         case .interrupted:
             // Within the watchdog's second: the buffer's end, or half a second of a device that stopped.
@@ -158,6 +159,12 @@ let playCommand = Subcommand(
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         console.print(
             "played \(path) on '\(device)': \(String(format: "%.3f", seconds)) s, \(xruns) xrun\(xruns == 1 ? "" : "s")")
+        if spins > 0 {
+            console.error(
+                "thrum play: note: ALSA device '\(device)' kept waking the playback thread with nothing to do "
+                    + "(\(spins) time\(spins == 1 ? "" : "s")); Thrum paced itself by the clock instead of spinning "
+                    + "(an ALSA plugin bug; the audio is unaffected)")
+        }
         return .ok
     })
 

@@ -125,8 +125,14 @@ public final class CHHapticEngine: @unchecked Sendable {
     /// Whether the engine is running (a Thrum addition).
     public var isRunning: Bool { state.withLock { $0.run != nil } }
 
-    /// ALSA xruns (underruns) recovered since the engine started; 0 offline (a Thrum addition).
+    /// ALSA xruns since the engine started: underruns ALSA reported and recovered, and dropouts seen only in
+    /// the device's timing (a sound server that froze or skipped cycles); 0 offline (a Thrum addition).
     public var xrunCount: UInt64 { state.withLock { $0.run?.playback?.xrunCount ?? 0 } }
+
+    /// Times the device kept waking the render thread with nothing to do (an ALSA plugin whose wake-up
+    /// never clears) since the engine started; each time the thread paced itself by the clock instead of
+    /// spinning. 0 offline (a Thrum addition).
+    public var deviceSpinCount: UInt64 { state.withLock { $0.run?.playback?.spinCount ?? 0 } }
 
     /// Fault injection for tests: stalls the render thread once for `milliseconds`, which makes the device
     /// underrun; the xrun is recovered and counted in `xrunCount` (a Thrum addition; no effect offline).
