@@ -105,7 +105,7 @@ public final class ALSAPlayback: Sendable {
     public var suspendCount: UInt64 { shared.suspendCount.load(ordering: .relaxed) }
 
     /// Of ``xrunCount``, the dropouts no plugin reported but the device's timing showed: its position
-    /// (frames written minus `snd_pcm_delay`) fell behind the clock at once by the buffer or 20 ms at
+    /// (frames written minus `snd_pcm_delay`) fell behind the clock at once by two buffers or 20 ms at
     /// least, as when a sound server freezes or skips cycles.
     public var timingXrunCount: UInt64 { shared.timingXrunCount.load(ordering: .relaxed) }
 

@@ -13,9 +13,9 @@
 struct DropoutWatch {
     /// Frames per second.
     let rate: Double
-    /// The smallest rise counted as a dropout, in frames: the buffer, and at least 20 ms, so a server's
-    /// cycle granularity and latency changes are never counted (seen in normal play: under 60 frames on
-    /// JACK and PipeWire, up to 900 on PulseAudio at 64-frame periods while it underran).
+    /// The smallest rise counted as a dropout, in frames: two buffers, and at least 20 ms, so a server's
+    /// cycle granularity and latency changes are never counted (seen in play without loss: under 60
+    /// frames on JACK and PipeWire; PulseAudio's delay steps up by one buffer when it adjusts its latency).
     let threshold: Double
 
     private var originTime = 0.0
@@ -31,7 +31,7 @@ struct DropoutWatch {
     ///   - bufferFrames: the device buffer in frames.
     init(rate: Int, bufferFrames: Int) {
         self.rate = Double(max(rate, 1))
-        threshold = max(Double(bufferFrames), 0.02 * Double(max(rate, 1)))
+        threshold = max(2 * Double(bufferFrames), 0.02 * Double(max(rate, 1)))
     }
 
     /// Takes one reading while the stream plays.

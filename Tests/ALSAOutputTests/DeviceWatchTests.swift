@@ -56,8 +56,20 @@ import Testing
     }
 
     @Test func freezeShorterThanTheThresholdIsNotCounted() {
-        // 10 ms < max(buffer 1024 frames = 21 ms, 20 ms).
-        #expect(dropouts(seconds: 3) { t in Int((t - (t > 1 ? min(t - 1, 0.01) : 0)) * 48_000) } == 0)
+        // 30 ms < max(two buffers of 1024 frames = 43 ms, 20 ms).
+        #expect(dropouts(seconds: 3) { t in Int((t - (t > 1 ? min(t - 1, 0.03) : 0)) * 48_000) } == 0)
+    }
+
+    @Test func delayStepOfOneBufferIsNotADropout() {
+        // PulseAudio raising its latency: the delay grows by a buffer at once, nothing is lost.
+        var watch = DropoutWatch(rate: 48_000, bufferFrames: 1024)
+        var count = 0
+        for period in 0..<400 {
+            let time = Double(period) * 256 / 48_000
+            let delay = period < 200 ? 1024 : 2048
+            if watch.observe(time: time, written: UInt64(period * 256 + 1024), delay: delay, recoveries: 0) { count += 1 }
+        }
+        #expect(count == 0)
     }
 
     @Test func recoveryRestartsTheBaseline() {
