@@ -9,7 +9,7 @@
 #   Tools/jack-dummy.sh start    # prints the env lines the tests need
 #   Tools/jack-dummy.sh status
 #   Tools/jack-dummy.sh stall 0.3   # freeze jackd for 0.3 s (SIGSTOP … SIGCONT)
-#   Tools/jack-dummy.sh crash       # SIGKILL jackd, as a crash
+#   Tools/jack-dummy.sh crash       # SIGKILL jackd, as a crash (stop then releases its registration)
 #   Tools/jack-dummy.sh stop
 #
 # Then: eval "$(Tools/jack-dummy.sh start)"; swift test --filter JACK
@@ -35,7 +35,12 @@ print_env() {
 alive() { [[ -f "$PIDFILE" ]] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null; }
 
 # The server answers once its system ports are listed.
-answers() { jack_lsp 2>/dev/null | grep -q '^system:playback_2$'; }
+# (The listing is read whole first: `grep -q` closing the pipe early would fail it under pipefail.)
+answers() {
+    local ports
+    ports="$(jack_lsp 2>/dev/null)" || return 1
+    grep -q '^system:playback_2$' <<<"$ports"
+}
 
 start() {
     if alive && answers; then
@@ -65,6 +70,14 @@ start() {
 }
 
 stop() {
+    # JACK registers each server name machine-wide (at most 8) and frees a crashed server's entry only
+    # when a server of the same name starts again: do that once, then stop it cleanly.
+    if [[ -f "$RUNTIME/crashed" ]] && ! alive; then
+        rm -f "$RUNTIME/crashed"
+        setsid jackd --name "$SERVER" --no-mlock -d dummy -r 48000 -p 256 </dev/null >>"$LOG" 2>&1 &
+        echo $! >"$PIDFILE"
+        for _ in $(seq 1 50); do answers && break; sleep 0.1; done
+    fi
     if alive; then
         local pid
         pid="$(cat "$PIDFILE")"
@@ -73,12 +86,16 @@ stop() {
         kill -KILL "$pid" 2>/dev/null || true
     fi
     rm -f "$PIDFILE"
+    rm -f /dev/shm/jack_sem.*_"$SERVER"_*
 }
 
 # Kills the server at once (SIGKILL), as a crash would: for the tests of a server that dies mid-play.
+# `stop` afterwards releases the dead server's registration.
 crash() {
-    if alive; then kill -KILL "$(cat "$PIDFILE")"; fi
-    rm -f "$PIDFILE"
+    if alive; then
+        kill -KILL "$(cat "$PIDFILE")"
+        touch "$RUNTIME/crashed"
+    fi
 }
 
 # Freezes the server for $1 seconds, as a server starved of CPU would be.

@@ -40,14 +40,19 @@ print_env() {
 alive() { [[ -f "$PIDFILE" ]] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null; }
 
 # The sink is there once wireplumber has activated it (pw-cli lists it as a node).
-sink_ready() { pw-cli ls Node 2>/dev/null | grep -q "node.name = \"$SINK\""; }
+# (The listing is read whole first: `grep -q` closing the pipe early would fail it under pipefail.)
+sink_ready() {
+    local nodes
+    nodes="$(pw-cli ls Node 2>/dev/null)" || return 1
+    grep -q "node.name = \"$SINK\"" <<<"$nodes"
+}
 
 # Unpacks pipewire-alsa's plugin (apt-get download + dpkg-deb -x, never installed) and writes an ALSA
 # configuration that loads it from there and defines pcm.pipewire as the package would.
 unpack_plugin() {
     if [[ -f "$ALSA_CONF" ]]; then return 0; fi
     local lib
-    lib="$(find "$PLUGIN" -name libasound_module_pcm_pipewire.so 2>/dev/null | head -n 1)"
+    lib="$(find "$PLUGIN" -name libasound_module_pcm_pipewire.so 2>/dev/null | head -n 1 || true)"
     if [[ -z "$lib" ]]; then
         local work="$RUNTIME/download"
         mkdir -p "$work" "$PLUGIN"

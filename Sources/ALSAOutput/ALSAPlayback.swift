@@ -65,15 +65,8 @@ public final class ALSAPlayback: Sendable {
     ///   The corresponding ALSA functions are `snd_pcm_open`/`snd_pcm_open_lconf`, `snd_pcm_hw_params`
     ///   and `snd_pcm_sw_params`.
     public init(configuration: ALSADeviceConfiguration) throws(ALSAError) {
+        let device = try PCMDevice(configuration: configuration)
         let server = ALSASoundServer.behind(configuration.source)
-        let device: PCMDevice
-        do {
-            device = try PCMDevice(configuration: configuration)
-        } catch {
-            var named = error
-            named.server = server
-            throw named
-        }
         setup = device.setup
         deviceName = device.name
         soundServer = server

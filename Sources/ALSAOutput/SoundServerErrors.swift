@@ -3,6 +3,13 @@ import Glibc
 /// The one-line messages for a device behind a sound server: the server's own problem, with its
 /// remedies, instead of a sound card's (no "plughw:", no "larger period").
 extension ALSAError {
+    /// This error with ``server`` set to the server behind `source` (for errors from opening it).
+    func naming(serverBehind source: ALSADeviceSource) -> ALSAError {
+        var named = self
+        named.server = ALSASoundServer.behind(source)
+        return named
+    }
+
     /// The message when ``server`` is set and the failure is the server's; nil otherwise.
     var serverDescription: String? {
         guard let server else { return nil }

@@ -28,6 +28,10 @@ final class JACKCapture {
     }
 }
 
+/// A second private server for the tests that kill one: named after the suite's, so two runs coexist,
+/// and always the same, so JACK's machine-wide registry (8 names) reuses its entry.
+private let crashServerName = (ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"] ?? "thrum-jack") + "-crash"
+
 @Suite(
     .serialized,
     .enabled(if: jackAvailable, "needs the private JACK server of Tools/jack-dummy.sh (Tools/test.sh starts it)"))
@@ -50,7 +54,7 @@ struct JACKRealTimeTests {
     /// The JACK server dies mid-play (SIGKILL, as a crash); a SIGTERM afterwards must end `thrum play`
     /// at once. Before the fix it hung in `snd_pcm_drain` for ever (only SIGKILL ended it).
     @Test func serverKilledMidPlayThenSigtermEndsPlay() throws {
-        let server = "thrum-jack-crash-\(getpid())"
+        let server = crashServerName
         #expect(runToolScript("jack-dummy.sh", "start", environment: ["THRUM_JACK_SERVER": server]) == 0)
         defer { runToolScript("jack-dummy.sh", "stop", environment: ["THRUM_JACK_SERVER": server]) }
         let play = try ChildProcess(
@@ -86,7 +90,7 @@ struct JACKRealTimeTests {
     /// The JACK server dies mid-play and nobody interrupts: `thrum play` notices (no frame taken for 2 s),
     /// exits 69 and names the server and what to do, instead of playing silence for ever.
     @Test func serverKilledMidPlayExits69NamingTheServer() throws {
-        let server = "thrum-jack-crash-\(getpid())"
+        let server = crashServerName
         #expect(runToolScript("jack-dummy.sh", "start", environment: ["THRUM_JACK_SERVER": server]) == 0)
         defer { runToolScript("jack-dummy.sh", "stop", environment: ["THRUM_JACK_SERVER": server]) }
         let play = try ChildProcess(

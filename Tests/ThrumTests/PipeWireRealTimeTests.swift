@@ -107,7 +107,7 @@ struct PipeWireRealTimeTests {
     /// naming the server and how to start it (before: "try a larger period").
     @Test func serverKilledMidPlayExits69NamingPipeWire() throws {
         let settings = [
-            "THRUM_PIPEWIRE_RUNTIME": "/tmp/thrum-pipewire-crash-\(getpid())",
+            "THRUM_PIPEWIRE_RUNTIME": (ProcessInfo.processInfo.environment["THRUM_PIPEWIRE_RUNTIME"] ?? "/tmp/thrum-pipewire") + "-crash",
             // Reuse the plugin the suite's server unpacked (no second download).
             "THRUM_PIPEWIRE_PLUGIN_DIR": ProcessInfo.processInfo.environment["THRUM_PIPEWIRE_PLUGIN_DIR"] ?? "",
         ].filter { !$0.value.isEmpty }
