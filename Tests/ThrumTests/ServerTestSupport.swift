@@ -1,6 +1,7 @@
 import AudioResources
 import Foundation
 import Testing
+import ThrumTestSupport
 
 /// Helpers for the sound-server suites (PipeWire, JACK): child processes measured with `wait4`, renders
 /// by `thrum render`, and capture-versus-render comparison.

@@ -4,14 +4,30 @@ import ThrumTestSupport
 
 /// `thrum play` on a simulated card whose wake-up never clears (an ALSA plugin bug that makes a poll
 /// loop spin): playback completes and the summary notes that the device thread paced itself.
-@Suite(.serialized) struct SpinNoteRealTimeTests {
+@Suite(
+    .serialized,
+    .enabled(
+        if: ProcessInfo.processInfo.environment["THRUM_SIMCARD_PLUGIN"].map { !$0.isEmpty } ?? false,
+        "needs the simulated card plugin in THRUM_SIMCARD_PLUGIN (Tools/test.sh builds it)"))
+struct SpinNoteRealTimeTests {
     @Test func spinningPluginIsNotedAndPlaybackCompletes() throws {
-        let run = try SimulatedCardRun(fields: "formats [ FLOAT_LE ]\nchannels 2\nwakeup_never_clears yes")
-        defer { run.remove() }
-        let environment = try SimulatedCard.environment(extraConfigurations: [try #require(try run.configurationFile())])
+        let folder = NSTemporaryDirectory() + "thrum-spin-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let config = folder + "/spin.conf"
+        try """
+            pcm.spinning {
+                type simcard
+                formats [ FLOAT_LE ]
+                channels 2
+                wakeup_never_clears yes
+                stats "\(folder)/spinning.stats"
+            }
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let profiles = packageRoot.appendingPathComponent("Tools/simcard/profiles.conf").path
         let play = try ChildProcess(
-            [thrumTool, "play", "heartbeat", "--device", run.deviceName],
-            environment: environment.filter { $0.key == "ALSA_CONFIG_PATH" || $0.key == "THRUM_SIMCARD_PLUGIN" })
+            [thrumTool, "play", "heartbeat", "--device", "spinning"],
+            environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(profiles):\(config)"])
         let result = try #require(play.wait(timeout: 30), "thrum play did not finish")
         #expect(result.status == 0, "\(play.errorText)")
         #expect(play.errorText.contains("kept waking the playback thread with nothing to do"), "\(play.errorText)")
