@@ -48,7 +48,7 @@ struct JACKRealTimeTests {
         let captured = try capture.finish()
         #expect(result.status == 0, "thrum play: \(play.errorText)")
         #expect(play.errorText.isEmpty, "stderr: \(play.errorText)")
-        try expectCaptureEqualsRender(captured, expected, skip: 9600, "JACK capture")
+        expectCaptureEqualsRender(captured, expected, skip: 9600, "JACK capture")
     }
 
     /// The JACK server dies mid-play (SIGKILL, as a crash); a SIGTERM afterwards must end `thrum play`
