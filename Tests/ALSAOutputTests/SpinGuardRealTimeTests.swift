@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThrumTestSupport
 
 @testable import ALSAOutput
 
@@ -11,7 +12,6 @@ extension ALSAOutputSuites {
 struct SpinGuardRealTimeTests {
     @Test func wakeUpThatNeverClearsIsReportedAndDoesNotSpin() throws {
         let run = try SimulatedCardRun(fields: "formats [ S32_LE ]\nchannels 2\nwakeup_never_clears yes")
-        defer { run.remove() }
         let playback = try ALSAPlayback(
             configuration: ALSADeviceConfiguration(
                 source: run.source, sampleRate: 48_000, channels: 2, periodFrames: 256, periodCount: 4,
