@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Thrum's benchmark suite: builds thrum-bench (and thrum, for the `thrum play` figures) in release and the
-# simulated sound card (Tools/simcard), starts a private PulseAudio null sink (ALSA device `pulse`), runs
-# `thrum-bench all`, stops the server and prints the markdown table.
+# simulated sound card (Tools/simcard), starts a private PulseAudio null sink (ALSA device `pulse`) and a
+# private headless PipeWire (ALSA device `pipewire`, Tools/pipewire-null-sink.sh), runs `thrum-bench all`,
+# stops the servers and prints the markdown table.
 #
 #   Tools/benchmark.sh            # print the table
 #   Tools/benchmark.sh --write    # also write Tools/benchmark-results.md
@@ -31,12 +32,23 @@ export THRUM_SIMCARD_PLUGIN THRUM_SIMCARD_PROFILES="$root/Tools/simcard/profiles
 
 # A server of our own, so the benchmark neither uses nor stops one that tests are running against.
 export THRUM_PULSE_RUNTIME="${THRUM_PULSE_RUNTIME:-/tmp/thrum-pulse-bench-$$}"
-stop_pulse() { "$root/Tools/pulse-null-sink.sh" stop >/dev/null 2>&1 || true; rm -rf "$THRUM_PULSE_RUNTIME"; }
-trap stop_pulse EXIT
+export THRUM_PIPEWIRE_RUNTIME="${THRUM_PIPEWIRE_RUNTIME:-/tmp/thrum-pipewire-bench-$$}"
+stop_servers() {
+    "$root/Tools/pulse-null-sink.sh" stop >/dev/null 2>&1 || true
+    rm -rf "$THRUM_PULSE_RUNTIME"
+    "$root/Tools/pipewire-null-sink.sh" stop >/dev/null 2>&1 || true
+    rm -rf "$THRUM_PIPEWIRE_RUNTIME"
+}
+trap stop_servers EXIT
 if env_lines="$("$root/Tools/pulse-null-sink.sh" start)"; then
     eval "$env_lines"
 else
     echo "benchmark: the PulseAudio null sink did not start; live figures are skipped" >&2
+fi
+if env_lines="$("$root/Tools/pipewire-null-sink.sh" start)"; then
+    eval "$env_lines"
+else
+    echo "benchmark: PipeWire did not start; its figure is skipped" >&2
 fi
 
 out="$(mktemp)"

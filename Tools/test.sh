@@ -8,6 +8,9 @@
 #   4. starts a PulseAudio null sink (Tools/pulse-null-sink.sh) and runs the real-time tests
 #      (suites named *RealTime* or *PulseAudio*, the simulated-card tests among them) one at a time,
 #      never beside other tests,
+#   4b. the same with a private headless PipeWire (Tools/pipewire-null-sink.sh; suites *PipeWire*), then
+#      with a private JACK server on its dummy driver (Tools/jack-dummy.sh; suites *JACK*), each server
+#      running only during its own step,
 #   5. runs the engine, render and ALSA tests (the simulated-card ones included) again under
 #      ThreadSanitizer (own build folder .build-tsan),
 #   6. runs every test but the real-time ones under AddressSanitizer (.build-asan; XCTest's own leaks
@@ -44,20 +47,43 @@ report_skips() {
 trap report_skips EXIT
 
 realtime='RealTime|PulseAudio'
+servers='PipeWire|JACK'
 "$root/Tools/check-imports.py"
 # The simulated sound card (Tools/simcard): an ALSA plugin the tests load through private configurations.
 THRUM_SIMCARD_PLUGIN="$("$root/Tools/simcard/build.sh")"
 export THRUM_SIMCARD_PLUGIN
 swift build --build-tests --explicit-target-dependency-import-check error -Xswiftc -warnings-as-errors
-run_tests swift test --skip-build --skip "$realtime"
+run_tests swift test --skip-build --skip "$realtime|$servers"
 
-eval "$("$root/Tools/pulse-null-sink.sh" start)"
-trap '"$root/Tools/pulse-null-sink.sh" stop >/dev/null 2>&1 || true; report_skips' EXIT
-run_tests swift test --skip-build --no-parallel --filter "$realtime"
+stop_servers() {
+    "$root/Tools/pulse-null-sink.sh" stop >/dev/null 2>&1 || true
+    "$root/Tools/pipewire-null-sink.sh" stop >/dev/null 2>&1 || true
+    "$root/Tools/jack-dummy.sh" stop >/dev/null 2>&1 || true
+}
+trap 'stop_servers; report_skips' EXIT
+(
+    server_env="$("$root/Tools/pulse-null-sink.sh" start)"  # a failed start fails the run
+    eval "$server_env"
+    run_tests swift test --skip-build --no-parallel --filter "$realtime" --skip "$servers"
+)
+"$root/Tools/pulse-null-sink.sh" stop
+(
+    server_env="$("$root/Tools/pipewire-null-sink.sh" start)"  # a failed start fails the run
+    eval "$server_env"
+    run_tests swift test --skip-build --no-parallel --filter 'PipeWire'
+)
+"$root/Tools/pipewire-null-sink.sh" stop
+(
+    server_env="$("$root/Tools/jack-dummy.sh" start)"  # a failed start fails the run
+    eval "$server_env"
+    run_tests swift test --skip-build --no-parallel --filter 'JACK'
+)
+"$root/Tools/jack-dummy.sh" stop
 
 if [[ "${THRUM_SKIP_SANITIZERS:-0}" != "1" ]]; then
     run_tests swift test --scratch-path "$root/.build-tsan" --sanitize=thread \
         --filter 'EngineOfflineTests|EngineALSAFileTests|AdvancedPlayerTests|FaultInjectionTests|RenderCoreTests|ALSAOutputHermeticTests|SimulatedCardRealTimeTests|SimulatedCardFaultRealTimeTests' \
         --no-parallel
-    ASAN_OPTIONS=detect_leaks=0 run_tests swift test --scratch-path "$root/.build-asan" --sanitize=address --skip "$realtime"
+    ASAN_OPTIONS=detect_leaks=0 run_tests swift test --scratch-path "$root/.build-asan" --sanitize=address \
+        --skip "$realtime|$servers"
 fi

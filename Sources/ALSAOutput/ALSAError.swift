@@ -49,6 +49,9 @@ public struct ALSAError: Error, CustomStringConvertible, Sendable, Hashable {
     /// Everything the device does not accept, found before any parameter was set (`configureHardware`
     /// only; empty otherwise). The description lists each with what the device accepts.
     public var mismatches: [ALSASetupMismatch]
+    /// The sound server behind the device (JACK, PipeWire, PulseAudio), if any: the description then
+    /// names the server's own problem (not running, ports, gone while playing) and its remedies.
+    public var server: ALSASoundServer?
 
     /// Creates an error from a (negative or positive) ALSA return code.
     /// - Parameters:
@@ -57,8 +60,10 @@ public struct ALSAError: Error, CustomStringConvertible, Sendable, Hashable {
     ///   - device: the device name.
     ///   - detail: optional extra context.
     ///   - mismatches: what the device does not accept (for `configureHardware`).
+    ///   - server: the sound server behind the device, if any.
     public init(
-        code: Int32, operation: Operation, device: String, detail: String? = nil, mismatches: [ALSASetupMismatch] = []
+        code: Int32, operation: Operation, device: String, detail: String? = nil, mismatches: [ALSASetupMismatch] = [],
+        server: ALSASoundServer? = nil
     ) {
         let positive = code < 0 ? -code : code
         self.code = positive
@@ -67,6 +72,7 @@ public struct ALSAError: Error, CustomStringConvertible, Sendable, Hashable {
         self.message = String(cString: snd_strerror(-positive))
         self.detail = detail
         self.mismatches = mismatches
+        self.server = server
     }
 
     /// Opening `device` failed with the (negative or positive) ALSA return code `code`.
@@ -103,6 +109,7 @@ public struct ALSAError: Error, CustomStringConvertible, Sendable, Hashable {
     /// "cannot open ALSA device 'hw:5,0': No such file or directory (try --device, see `thrum devices`,
     /// or use `thrum render`)".
     public var description: String {
+        if let serverDescription { return serverDescription }
         let what = detail.map { " (\($0))" } ?? ""
         switch operation {
         case .open where isDeviceBusy:

@@ -42,6 +42,8 @@ public final class ALSAPlayback: Sendable {
     public let setup: ALSAStreamSetup
     /// The device name used in messages.
     public let deviceName: String
+    /// The sound server the device plays to (its ALSA plugin's type), or nil for a card or another plugin.
+    public let soundServer: ALSASoundServer?
 
     /// The actual sample rate in Hz (may differ from the requested one unless `requireExactRate`).
     public var sampleRate: Int { setup.sampleRate }
@@ -54,7 +56,7 @@ public final class ALSAPlayback: Sendable {
     /// The sample format negotiated with the device.
     public var format: ALSASampleFormat { setup.format }
 
-    private let shared = PlaybackShared()
+    private let shared: PlaybackShared
     private let control: Mutex<ControlState>
 
     /// Opens and configures the device.
@@ -64,8 +66,11 @@ public final class ALSAPlayback: Sendable {
     ///   and `snd_pcm_sw_params`.
     public init(configuration: ALSADeviceConfiguration) throws(ALSAError) {
         let device = try PCMDevice(configuration: configuration)
+        let server = ALSASoundServer.behind(configuration.source)
         setup = device.setup
         deviceName = device.name
+        soundServer = server
+        shared = PlaybackShared(server: server)
         control = Mutex(
             ControlState(
                 device: device, realtimePriority: configuration.realtimePriority,
@@ -91,6 +96,20 @@ public final class ALSAPlayback: Sendable {
 
     /// Suspends (`-ESTRPIPE`) met since `init`, across all starts; each was resumed or the device prepared.
     public var suspendCount: UInt64 { shared.suspendCount.load(ordering: .relaxed) }
+
+    /// Of ``xrunCount``, the dropouts no plugin reported but the device's timing showed: its position
+    /// (frames written minus `snd_pcm_delay`) fell behind the clock at once by two buffers or 20 ms at
+    /// least, as when a sound server freezes or skips cycles.
+    public var timingXrunCount: UInt64 { shared.timingXrunCount.load(ordering: .relaxed) }
+
+    /// Wake-ups from the device's poll descriptors that found less than a period of room, since `init`.
+    /// A working device wakes the thread about once per period with room for one.
+    public var emptyWakeUpCount: UInt64 { shared.emptyWakeUpCount.load(ordering: .relaxed) }
+
+    /// Times the device kept waking the playback thread with nothing to do (8 empty wake-ups in a row: an
+    /// ALSA plugin whose descriptor stays readable), since `init`. Each time the thread then paced itself
+    /// by the clock instead of spinning at real-time priority; the audio is unaffected.
+    public var spinCount: UInt64 { shared.spinCount.load(ordering: .relaxed) }
 
     /// The error that ended playback, if the state is or was ``ALSAPlaybackState/failed``.
     public var lastError: ALSAError? {
@@ -208,19 +227,28 @@ public final class ALSAPlayback: Sendable {
         shared.state.store(ALSAPlaybackState.running.rawValue, ordering: .releasing)
     }
 
+    /// The longest `stop(drain: true)` waits by default, in seconds: twice the buffer's duration (ALSA's
+    /// buffer, and a sound server's own queue of about the same size) plus 0.25 s.
+    public var drainLimit: Double { 2 * Double(bufferFrames) / Double(max(sampleRate, 1)) + 0.25 }
+
     /// Stops the playback thread and waits for it to exit; the device stays open and can be started again.
     ///
-    /// - Parameter drain: when true, waits (blocking) until ALSA has played what was already written
-    ///   (`snd_pcm_drain`); when false, drops it at once (`snd_pcm_drop`). Either way the PCM is
-    ///   prepared again for the next `start`.
+    /// - Parameters:
+    ///   - drain: when true, waits until the device has played what was already written, but never longer
+    ///     than `drainLimit` seconds (a server that died never plays the rest); when false, drops it at
+    ///     once (`snd_pcm_drop`). Either way the PCM is dropped and prepared again for the next `start`.
+    ///   - drainLimit: the longest wait for the drain, in seconds; nil for ``drainLimit``.
+    /// - Returns: false when a drain was asked and the device had not played everything in time (the
+    ///   rest was dropped); true otherwise.
     /// Does nothing if not running. After a failure it joins the exited thread and keeps the
     /// ``ALSAPlaybackState/failed`` state and ``lastError``.
-    public func stop(drain: Bool = false) {
-        control.withLock { state in stopLocked(&state, drain: drain) }
+    @discardableResult
+    public func stop(drain: Bool = false, drainLimit limit: Double? = nil) -> Bool {
+        control.withLock { state in stopLocked(&state, drain: drain, limit: limit ?? drainLimit) }
     }
 
-    private func stopLocked(_ state: inout ControlState, drain: Bool) {
-        guard let thread = state.thread, let worker = state.worker else { return }
+    private func stopLocked(_ state: inout ControlState, drain: Bool, limit: Double) -> Bool {
+        guard let thread = state.thread, let worker = state.worker else { return true }
         shared.stopRequested.store(true, ordering: .releasing)
         _ = thrum_eventfd_signal(worker.wakeFD)
         pthread_join(thread, nil)
@@ -230,27 +258,23 @@ public final class ALSAPlayback: Sendable {
         if failed {
             state.lastError = shared.failure(device: deviceName)
         }
+        var drained = true
         if let device = state.device {
-            if drain && !failed {
-                // Drain needs blocking mode: in non-blocking mode it returns -EAGAIN at once.
-                snd_pcm_nonblock(device.handle, 0)
-                _ = snd_pcm_drain(device.handle)
-                snd_pcm_nonblock(device.handle, 1)
-            } else {
-                _ = snd_pcm_drop(device.handle)
-            }
+            if drain && !failed { drained = drainBounded(device.handle, limit: limit, server: soundServer) }
+            _ = snd_pcm_drop(device.handle)
             _ = snd_pcm_prepare(device.handle)
         }
         if !failed {
             shared.state.store(ALSAPlaybackState.stopped.rawValue, ordering: .releasing)
         }
+        return drained
     }
 
     /// Stops (without draining) and closes the device. Safe to call more than once; `deinit` calls it.
     /// The corresponding ALSA function is `snd_pcm_close`.
     public func close() {
         control.withLock { state in
-            stopLocked(&state, drain: false)
+            _ = stopLocked(&state, drain: false, limit: 0)
             state.device?.close()
             state.device = nil
         }

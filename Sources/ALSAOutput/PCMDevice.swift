@@ -13,15 +13,22 @@ final class PCMDevice {
     private let privateConfig: OpaquePointer?
     private var closed = false
 
+    /// Opens and configures the device. Its errors name the sound server behind it, if any.
     init(configuration: ALSADeviceConfiguration) throws(ALSAError) {
         let name = configuration.deviceName
-        let (pcm, config) = try Self.open(configuration.source, name: name)
+        let pcm: OpaquePointer
+        let config: OpaquePointer?
+        do {
+            (pcm, config) = try Self.open(configuration.source, name: name)
+        } catch {
+            throw error.naming(serverBehind: configuration.source)
+        }
         do {
             self.setup = try Self.configure(pcm: pcm, name: name, configuration: configuration)
         } catch {
             snd_pcm_close(pcm)
             if let config { snd_config_delete(config) }
-            throw error
+            throw error.naming(serverBehind: configuration.source)
         }
         self.handle = pcm
         self.name = name

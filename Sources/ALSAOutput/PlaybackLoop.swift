@@ -11,7 +11,12 @@ import Synchronization
 ///   never reports POLLERR cannot leave the thread waiting on a device that is gone or stuck;
 /// - underruns (-EPIPE) are recovered with `snd_pcm_prepare` and counted; suspends (-ESTRPIPE) are
 ///   resumed (prepared when the device cannot resume); a disconnected device (-ENODEV, POLLHUP) ends the
-///   loop at once; a device that takes no frame for `stallLimitNanoseconds` ends it with -ETIMEDOUT.
+///   loop at once; a device that takes no frame for `stallLimitNanoseconds` ends it with -ETIMEDOUT;
+/// - dropouts the device's timing shows but no plugin reports (a server that froze or skipped cycles)
+///   are counted as xruns too (``DropoutWatch``, one `snd_pcm_delay` per period);
+/// - a wake-up that finds less than a period of room is counted; a run of them (a plugin whose
+///   descriptor stays readable) is a spin: counted once, and the loop then sleeps until a period should
+///   be free instead of burning the core at real-time priority (``SpinGuard``).
 ///
 /// No allocation, locking, logging or I/O other than the PCM calls, poll and the eventfd.
 extension PlaybackWorker {
@@ -33,6 +38,9 @@ extension PlaybackWorker {
         var pendingFrames = 0
         var pendingOffset = 0
         var watch = StallWatch()
+        var dropouts = DropoutWatch(rate: setup.sampleRate, bufferFrames: setup.bufferFrames)
+        var spin = SpinGuard()
+        var deviceWoke = false
 
         while !shared.stopRequested.load(ordering: .acquiring) {
             let stall = shared.stallMilliseconds.exchange(0, ordering: .relaxed)
@@ -46,6 +54,8 @@ extension PlaybackWorker {
                     continue
                 }
                 if avail >= periodFrames {
+                    spin.progress()
+                    checkTiming(&dropouts)
                     floatBuffer.update(repeating: 0, count: samples)
                     source.render(into: floatBuffer, frameCount: periodFrames, channelCount: setup.sourceChannels)
                     convertPeriodForWrite()
@@ -60,6 +70,8 @@ extension PlaybackWorker {
                         if failure.0 != 0 { return failure }
                         continue
                     }
+                } else if deviceWoke {
+                    noteEmptyWakeUp(&spin, avail: Int(avail))
                 }
             }
 
@@ -78,14 +90,44 @@ extension PlaybackWorker {
                 }
             }
 
-            let failure = wait(&watch)
+            let failure = wait(&watch, deviceWoke: &deviceWoke)
             if failure.0 != 0 { return failure }
         }
         return (0, 0)
     }
 
+    /// One `snd_pcm_delay` reading for the dropout watch; a dropout counts as an xrun.
+    private func checkTiming(_ dropouts: inout DropoutWatch) {
+        var delay: snd_pcm_sframes_t = 0
+        guard snd_pcm_delay(pcm, &delay) == 0 else { return }
+        let recoveries = shared.xrunCount.load(ordering: .relaxed) &+ shared.suspendCount.load(ordering: .relaxed)
+        if dropouts.observe(
+            time: monotonicSeconds(), written: shared.framesWritten.load(ordering: .relaxed), delay: delay,
+            recoveries: recoveries)
+        {
+            shared.xrunCount.add(1, ordering: .relaxed)
+            shared.timingXrunCount.add(1, ordering: .relaxed)
+        }
+    }
+
+    /// The device woke the thread but had less than a period of room (`avail` frames).
+    private func noteEmptyWakeUp(_ spin: inout SpinGuard, avail: Int) {
+        shared.emptyWakeUpCount.add(1, ordering: .relaxed)
+        let (spinning, began) = spin.emptyWakeUp()
+        if began { shared.spinCount.add(1, ordering: .relaxed) }
+        guard spinning else { return }
+        // Sleep until the missing frames should have been played: a quarter millisecond at least.
+        let missing = max(setup.periodFrames - avail, 1)
+        let nanoseconds = max(250_000, missing * 1_000_000_000 / max(setup.sampleRate, 1))
+        var request = timespec(tv_sec: nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
+
     /// Waits for room in the device, an error it signals, a wake-up from the control side or the timeout.
-    private func wait(_ watch: inout StallWatch) -> (Int32, UInt8) {
+    /// `deviceWoke` becomes true when the PCM's descriptors ended the wait (not the eventfd or the timeout).
+    private func wait(_ watch: inout StallWatch, deviceWoke: inout Bool) -> (Int32, UInt8) {
+        deviceWoke = false
         let count = snd_pcm_poll_descriptors_count(pcm)
         guard count > 0, Int(count) <= Self.maxPCMDescriptors else {
             return (count < 0 ? count : -EINVAL, Self.opPoll)
@@ -102,6 +144,7 @@ extension PlaybackWorker {
         var pcmReady = false
         for index in 1...Int(filled) where pollFDs[index].revents != 0 { pcmReady = true }
         guard pcmReady else { return (0, 0) }
+        deviceWoke = true
         var revents: UInt16 = 0
         let err = snd_pcm_poll_descriptors_revents(pcm, pollFDs + 1, UInt32(filled), &revents)
         if err < 0 { return (err, Self.opPoll) }

@@ -4,6 +4,8 @@ import Synchronization
 
 /// Counters and flags shared by the control side and the playback thread. Atomics only.
 final class PlaybackShared: Sendable {
+    /// The sound server behind the device, named in the errors built here.
+    let server: ALSASoundServer?
     let state = Atomic<UInt8>(ALSAPlaybackState.ready.rawValue)
     let stopRequested = Atomic<Bool>(false)
     /// False while a start asked to hold the output: the thread waits before its first period.
@@ -11,6 +13,12 @@ final class PlaybackShared: Sendable {
     let framesWritten = Atomic<UInt64>(0)
     let xrunCount = Atomic<UInt64>(0)
     let suspendCount = Atomic<UInt64>(0)
+    /// Of `xrunCount`, the dropouts seen only in the device's timing (``DropoutWatch``).
+    let timingXrunCount = Atomic<UInt64>(0)
+    /// Wake-ups from the PCM's descriptors that found less than a period of room.
+    let emptyWakeUpCount = Atomic<UInt64>(0)
+    /// Runs of empty wake-ups long enough to be a spin (``SpinGuard``).
+    let spinCount = Atomic<UInt64>(0)
     let stallMilliseconds = Atomic<Int>(0)
     /// Negative ALSA code of the failure that ended the thread, or 0.
     let failureCode = Atomic<Int32>(0)
@@ -20,6 +28,8 @@ final class PlaybackShared: Sendable {
     let threadPolicy = Atomic<Int32>(-1)
 
     static let operations: [ALSAError.Operation] = [.write, .poll, .resume, .prepare]
+
+    init(server: ALSASoundServer?) { self.server = server }
 
     func resetForStart(holdingOutput: Bool) {
         stopRequested.store(false, ordering: .relaxed)
@@ -36,7 +46,7 @@ final class PlaybackShared: Sendable {
         guard code != 0 else { return nil }
         let index = Int(failureOperation.load(ordering: .relaxed))
         let operation = index < Self.operations.count ? Self.operations[index] : .write
-        return ALSAError(code: code, operation: operation, device: device)
+        return ALSAError(code: code, operation: operation, device: device, server: server)
     }
 }
 
@@ -144,7 +154,8 @@ final class PlaybackWorker: @unchecked Sendable {
         shared.state.store(ALSAPlaybackState.failed.rawValue, ordering: .releasing)
         if let onFailure {
             let error = ALSAError(
-                code: code, operation: PlaybackShared.operations[Int(operation)], device: deviceName)
+                code: code, operation: PlaybackShared.operations[Int(operation)], device: deviceName,
+                server: shared.server)
             spawnNotifier(FailureNotice(callback: onFailure, error: error))
         }
     }

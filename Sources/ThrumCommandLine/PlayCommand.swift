@@ -57,7 +57,7 @@ let playCommand = Subcommand(
             device, options: &options, rateGiven: arguments.value(.sampleRate) != nil, console: console)
         if arguments.flag(.verbose) || console.errIsTerminal { console.error(PlayDevice.describe(setup, device: device)) }
 
-        let interrupt = InterruptFlag()
+        let interrupt = InterruptFlag(watchdog: "thrum play")
         let engine: CHHapticEngine
         let player: any CHHapticAdvancedPatternPlayer
         do {
@@ -95,10 +95,17 @@ let playCommand = Subcommand(
         let xruns = engine.xrunCount
         let dropped = engine.voiceOverflowCount
         let zeroed = engine.nonFiniteSampleCount
+        let spins = engine.deviceSpinCount
         switch outcome {
         case .interrupted:
-            engine.stopDrainingOutput()
-            console.error("thrum play: interrupted; device '\(device)' drained and closed")
+            // Within the watchdog's second: the buffer's end, or half a second of a device that stopped.
+            if engine.stopDrainingOutput(within: 0.5) {
+                console.error("thrum play: interrupted; device '\(device)' drained and closed")
+            } else {
+                console.error(
+                    "thrum play: interrupted; device '\(device)' stopped playing (is its sound server still "
+                        + "running?); closed")
+            }
             return .interrupted
         case .deviceFailed:
             throw CommandFailure(
@@ -115,6 +122,12 @@ let playCommand = Subcommand(
         console.print(
             "played \(path) on '\(device)': \(String(format: "%.3f", seconds)) s, \(xruns) xrun\(xruns == 1 ? "" : "s")"
                 + losses)
+        if spins > 0 {
+            console.error(
+                "thrum play: note: ALSA device '\(device)' kept waking the playback thread with nothing to do "
+                    + "(\(spins) time\(spins == 1 ? "" : "s")); Thrum paced itself by the clock instead of spinning "
+                    + "(an ALSA plugin bug; the audio is unaffected)")
+        }
         return .ok
     })
 

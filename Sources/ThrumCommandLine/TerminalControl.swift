@@ -26,6 +26,9 @@ func isForegroundOnTerminal() -> Bool {
     isatty(STDIN_FILENO) == 1 && tcgetpgrp(STDIN_FILENO) == getpgrp()
 }
 
+/// Restores the terminal before an exit that skips exit handlers (`_exit`). Async-signal-safe.
+func restoreTerminalBeforeExit() { restoreTerminal() }
+
 /// Restores the terminal, then lets the crash signal kill the process as it would have.
 private let crashHandler: @convention(c) (Int32) -> Void = { number in
     restoreTerminal()

@@ -27,7 +27,7 @@ struct JSONReaderTests {
 
     @Test func columnsCountCharactersAfterNonASCIIText() throws {
         let root = try #require(JSONReader.parse("{\"日本語\": 1, \"k\": 2}").root)
-        guard case .object(let members) = root.value else { return }
+        guard case .object(let members) = root.value else { Issue.record("the root is \(root.typeDescription)"); return }
         #expect(members[1].keyPosition == SourcePosition(line: 1, column: 12))
         #expect(members[1].value.position == SourcePosition(line: 1, column: 17))
     }
@@ -35,7 +35,7 @@ struct JSONReaderTests {
     @Test func crlfAndByteOrderMark() throws {
         let result = JSONReader.parse(Data([0xEF, 0xBB, 0xBF] + Array("{\r\n\"a\":\r\n 5}".utf8)))
         let root = try #require(result.root)
-        guard case .object(let members) = root.value else { return }
+        guard case .object(let members) = root.value else { Issue.record("the root is \(root.typeDescription)"); return }
         #expect(root.position == SourcePosition(line: 1, column: 1))
         #expect(members[0].keyPosition == SourcePosition(line: 2, column: 1))
         #expect(members[0].value.position == SourcePosition(line: 3, column: 2))
@@ -104,7 +104,7 @@ struct JSONReaderTests {
 
     @Test func escapesAndUnicode() throws {
         let root = try #require(JSONReader.parse(#"["\"\\\/\b\f\n\r\t", "\u00e9\u4E2D", "\uD83D\uDE00", "é😀"]"#).root)
-        guard case .array(let elements) = root.value else { return }
+        guard case .array(let elements) = root.value else { Issue.record("the root is \(root.typeDescription)"); return }
         #expect(elements[0].value == .string("\"\\/\u{08}\u{0C}\n\r\t"))
         #expect(elements[1].value == .string("é中"))
         #expect(elements[2].value == .string("😀"))
@@ -113,7 +113,7 @@ struct JSONReaderTests {
 
     @Test func numbersKeepTheirLiteral() throws {
         let root = try #require(JSONReader.parse("[0, -0.5, 1E3, 2.5e-3, 0.1]").root)
-        guard case .array(let elements) = root.value else { return }
+        guard case .array(let elements) = root.value else { Issue.record("the root is \(root.typeDescription)"); return }
         #expect(elements.map(\.value) == [
             .number(0, literal: "0"), .number(-0.5, literal: "-0.5"), .number(1000, literal: "1E3"),
             .number(0.0025, literal: "2.5e-3"), .number(0.1, literal: "0.1"),

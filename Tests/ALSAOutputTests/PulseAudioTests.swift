@@ -96,7 +96,7 @@ struct PulseAudioTests {
         usleep(300_000)
         let captured = recorder.finish()
 
-        #expect(playback.xrunCount == 0)
+        #expect(playback.xrunCount == 0, "timing \(playback.timingXrunCount)")
         #expect(progress.wrongFrameCount.load(ordering: .relaxed) == 0)
         // Writing total + one buffer takes total/rate seconds of wall time once the buffer is full.
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

@@ -4,11 +4,13 @@ import Testing
 import ThrumTestSupport
 
 @Suite struct RenderCommandTests {
-    func temporaryWAV() -> String { NSTemporaryDirectory() + "thrum-render-\(UUID().uuidString).wav" }
+    /// This test's own folder (each test gets a new suite value), removed after it.
+    let folder = TemporaryDirectory("render")
+
+    func temporaryWAV() -> String { folder.file("out-\(UUID().uuidString).wav") }
 
     @Test func rendersABundledPatternToItsDurationWithASummary() throws {
         let output = temporaryWAV()
-        defer { unlink(output) }
         let result = runThrum(["render", "HEARTBEAT.ahap", "-o", output, "--sample-rate", "8000"])
         #expect(result.status == 0, "\(result.err)")
         #expect(result.out.hasPrefix("wrote \(output): 8000 frames (1.000 s) at 8000 Hz"))
@@ -21,7 +23,6 @@ import ThrumTestSupport
 
     @Test func loopsRenderNPassesAndLoopNeedsADuration() throws {
         let output = temporaryWAV()
-        defer { unlink(output) }
         #expect(runThrum(["render", "heartbeat", "--loops", "3", "-o", output, "--sample-rate", "8000"]).status == 0)
         #expect(try AudioFileInfo.probe(output).frames == 24000)
         #expect(
@@ -53,7 +54,6 @@ import ThrumTestSupport
     }
 
     @Test func badAudioFileExits65NamingTheFile() throws {
-        let folder = TemporaryDirectory("cli")
         let pattern = try folder.write(
             "audio.ahap",
             #"{"Version": 1.0, "Pattern": [{"Event": {"Time": 0, "EventType": "AudioCustom", "EventWaveformPath": "boom.wav"}}]}"#

@@ -326,7 +326,8 @@ static int sim_poll_revents(snd_pcm_ioplug_t *io, struct pollfd *pfd, unsigned i
     (void)nfds;
     pthread_mutex_lock(&sim->lock);
     sim->wakeups++;
-    if (!sim->config.clear_wakeup_in_descriptors) drain_timer(sim);
+    int clears = !sim->config.clear_wakeup_in_descriptors && !sim->config.wakeup_never_clears;
+    if (clears) drain_timer(sim);
     advance(sim, 0);
     switch (io->state) {
     case SND_PCM_STATE_XRUN:
@@ -345,7 +346,7 @@ static int sim_poll_revents(snd_pcm_ioplug_t *io, struct pollfd *pfd, unsigned i
         *revents = 0;
         break;
     }
-    if (!sim->config.clear_wakeup_in_descriptors) rearm(sim);
+    if (clears) rearm(sim);
     pthread_mutex_unlock(&sim->lock);
     return 0;
 }

@@ -37,6 +37,7 @@ typedef struct {
     uint64_t suspend_after;                /* frames played before one suspend; 0 = never */
     int resumable;                         /* snd_pcm_resume works (else the application must prepare) */
     int clear_wakeup_in_descriptors;       /* like pipewire-alsa < 0.3.85: wake-up cleared only there */
+    int wakeup_never_clears;               /* a plugin bug: once readable, the descriptor stays readable */
     char *capture_path;                    /* raw interleaved frames in the device format, appended */
     char *stats_path;                      /* key=value lines, rewritten at each stop, xrun and close */
 } simcard_config_t;

@@ -140,6 +140,7 @@ static int parse_key(simcard_config_t *c, const char *id, snd_config_t *n) {
     if (strcmp(id, "suspend_after") == 0) return get_frames(n, id, &c->suspend_after);
     if (strcmp(id, "resumable") == 0) return get_bool(n, id, &c->resumable);
     if (strcmp(id, "clear_wakeup_in_descriptors") == 0) return get_bool(n, id, &c->clear_wakeup_in_descriptors);
+    if (strcmp(id, "wakeup_never_clears") == 0) return get_bool(n, id, &c->wakeup_never_clears);
     if (strcmp(id, "capture") == 0) return get_path(n, id, &c->capture_path);
     if (strcmp(id, "stats") == 0) return get_path(n, id, &c->stats_path);
     if (strcmp(id, "ppm") == 0) {

@@ -125,8 +125,14 @@ public final class CHHapticEngine: @unchecked Sendable {
     /// Whether the engine is running (a Thrum addition).
     public var isRunning: Bool { state.withLock { $0.run != nil } }
 
-    /// ALSA xruns (underruns) recovered since the engine started; 0 offline (a Thrum addition).
+    /// ALSA xruns since the engine started: underruns ALSA reported and recovered, and dropouts seen only in
+    /// the device's timing (a sound server that froze or skipped cycles); 0 offline (a Thrum addition).
     public var xrunCount: UInt64 { state.withLock { $0.run?.playback?.xrunCount ?? 0 } }
+
+    /// Times the device kept waking the render thread with nothing to do (an ALSA plugin whose wake-up
+    /// never clears) since the engine started; each time the thread paced itself by the clock instead of
+    /// spinning. 0 offline (a Thrum addition).
+    public var deviceSpinCount: UInt64 { state.withLock { $0.run?.playback?.spinCount ?? 0 } }
 
     /// Fault injection for tests: stalls the render thread once for `milliseconds`, which makes the device
     /// underrun; the xrun is recovered and counted in `xrunCount` (a Thrum addition; no effect offline).
@@ -202,8 +208,13 @@ public final class CHHapticEngine: @unchecked Sendable {
 
     /// Stops the engine after the device has played what was already written (a Thrum addition, used
     /// by `thrum play` so the end of a pattern and Ctrl-C are not cut off mid-buffer).
-    public func stopDrainingOutput() {
-        stopEngine(reason: nil, drain: true)
+    /// - Parameter limit: the longest wait for the device, in seconds; nil for the device's default
+    ///   (twice its buffer's duration plus 0.25 s). A device or server that stopped consuming never
+    ///   holds the caller longer.
+    /// - Returns: false when the device had not played everything in time (the rest was dropped).
+    @discardableResult
+    public func stopDrainingOutput(within limit: Double? = nil) -> Bool {
+        stopEngine(reason: nil, drain: true, drainLimit: limit)
     }
 
     func startLocked(_ state: inout EngineState, holdingOutput: Bool = false) throws {
@@ -265,7 +276,8 @@ public final class CHHapticEngine: @unchecked Sendable {
     }
 
     /// Stops the run; `reason` non-nil = an external stop that calls `stoppedHandler`.
-    func stopEngine(reason: StoppedReason?, drain: Bool = false) {
+    @discardableResult
+    func stopEngine(reason: StoppedReason?, drain: Bool = false, drainLimit: Double? = nil) -> Bool {
         let (run, ended, finished, handler) = state.withLock {
             state -> (EngineRun?, [HapticPatternPlayer], [FinishedHandler], StoppedHandler?) in
             guard let run = state.run else { return (nil, [], [], nil) }
@@ -277,11 +289,12 @@ public final class CHHapticEngine: @unchecked Sendable {
             state.stoppedByIdle = reason == .idleTimeout
             return (run, players, finished, state.stoppedHandler)
         }
-        guard let run else { return }
-        run.shutDown(drain: drain)
+        guard let run else { return true }
+        let drained = run.shutDown(drain: drain, drainLimit: drainLimit)
         for player in ended { player.instanceEnded(frame: nil, isLast: true) }
         for handler in finished { _ = handler(nil) }
         if let reason { handler?(reason) }
+        return drained
     }
 
     func deviceFailed(_ error: ALSAError, run: EngineRun) {

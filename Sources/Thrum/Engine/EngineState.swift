@@ -77,12 +77,16 @@ final class EngineRun: @unchecked Sendable {
         self.playback = playback
     }
 
-    /// Stops the render thread (after the device played its buffer, with `drain`), closes the device and
-    /// ends the housekeeping thread.
-    func shutDown(drain: Bool) {
+    /// Stops the render thread (after the device played its buffer, with `drain`, waiting at most
+    /// `drainLimit` seconds or the device's own default), closes the device and ends the housekeeping
+    /// thread.
+    /// - Returns: false when a drain was cut short (the device did not play everything in time).
+    @discardableResult
+    func shutDown(drain: Bool, drainLimit: Double? = nil) -> Bool {
         housekeeping.store(false, ordering: .releasing)
         link.wake.signal()
-        if drain { playback?.stop(drain: true) }
+        let drained = drain ? playback?.stop(drain: true, drainLimit: drainLimit) ?? true : true
         playback?.close()
+        return drained
     }
 }

@@ -13,6 +13,7 @@ let usage = """
       xruns [--no-load]       period/xrun matrix vs aplay on `pulse`
       analysis [--runs N]     audio-to-haptics analysis speed on 60 s of 48 kHz stereo vs sox stats
       card-xruns [--no-load] [--seconds S]  underruns vs aplay on the simulated card (64×2, 128×2, 256×4; mlockall)
+      server-cpu              CPU per second of audio vs aplay on `pipewire` (Tools/pipewire-null-sink.sh)
       all [--no-load] [--runs N]  everything above, as a markdown table
       soak-offline [--hours H]   H hours (default 1) of looped playback offline: drift and memory
       soak-live [--minutes M]    M minutes (default 10) live on `pulse` with the other core busy: xruns
@@ -32,6 +33,7 @@ func runAll() -> Int32 {
         ["throughput", "--runs", "\(runs)"], ["voices"], ["alloc"], ["latency"], ["rss"],
         noLoad ? ["xruns", "--no-load"] : ["xruns"], ["analysis", "--runs", "\(max(runs, 3))"],
         noLoad ? ["card-xruns", "--no-load"] : ["card-xruns"],
+        ["server-cpu"],
     ]
     var rows: [String] = []
     var notes: [String] = []
@@ -65,7 +67,7 @@ func runAll() -> Int32 {
     }
     var out = ["# Thrum benchmark results", ""]
     out += systemDescription()
-    out += ["- Command: `Tools/benchmark.sh` (builds `thrum-bench` in release, starts the PulseAudio null sink, runs `thrum-bench all`)", ""]
+    out += ["- Command: `Tools/benchmark.sh` (builds `thrum-bench` in release, starts the PulseAudio null sink and a private PipeWire, runs `thrum-bench all`)", ""]
     out += ["| figure | value | target | command |", "|---|---|---|---|"]
     out += rows
     if !notes.isEmpty {
@@ -86,6 +88,7 @@ do {
     case "latency": try benchLatency(runs: intOption("--runs", default: 10))
     case "rss": try benchRSS()
     case "analysis": try benchAnalysis(runs: intOption("--runs", default: 3))
+    case "server-cpu": try benchServerCPU()
     case "xruns": try benchXruns(loads: CommandLine.arguments.contains("--no-load") ? [false] : [false, true])
     case "card-xruns":
         try benchCardXruns(
