@@ -14,6 +14,9 @@ public final class CHHapticEngine: @unchecked Sendable {
     public let options: Options
     let state: Locked<EngineState>
     let budget: AudioResourceBudget
+    /// Held while an AHAP audio file is looked up, decoded and cached (`loadFile`), apart from `state`'s
+    /// lock so decoding never blocks the players.
+    let fileLoading = NSLock()
 
     /// Creates an engine on the ALSA `default` device at 48 kHz.
     public convenience init() throws {
