@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import Thrum
+@testable import Thrum
 import ThrumTestSupport
 
 /// The public API used from several threads at once, with a live render thread (ALSA's `null` plugin,
@@ -214,4 +214,25 @@ final class Bag<Element>: @unchecked Sendable {
     private var stored: [Element] = []
     func add(_ element: Element) { lock.withLock { stored.append(element) } }
     var items: [Element] { lock.withLock { stored } }
+}
+
+/// Completion without polling: the housekeeping thread sleeps until the render thread signals an end.
+@Suite struct HousekeepingWakeUpTests {
+    @Test func anIdleEngineWakesNoThreadAndAnEndWakesItOnce() throws {
+        let engine = try EngineConcurrencyTests.liveEngine()
+        try engine.start()
+        defer { engine.stop() }
+        let run = try #require(engine.state.withLock { $0.run })
+        usleep(300_000)
+        #expect(run.wakeUps.load(ordering: .relaxed) == 0, "a 5 ms poll would have woken it about 60 times")
+        let player = try engine.makeAdvancedPlayer(
+            with: CHHapticPattern(events: [transient(at: 0)], parameters: []))
+        let completed = Atomic<Bool>(false)
+        player.completionHandler = { _ in completed.store(true, ordering: .releasing) }
+        try player.start(atTime: CHHapticTimeImmediate)
+        #expect(EngineConcurrencyTests.eventually(10) { completed.load(ordering: .acquiring) })
+        usleep(100_000)
+        let wakeUps = run.wakeUps.load(ordering: .relaxed)
+        #expect(wakeUps == 1, "\(wakeUps) wake-ups for one end")
+    }
 }

@@ -74,6 +74,8 @@ final class EngineRun: @unchecked Sendable {
     let playback: ALSAPlayback?
     /// Whether the housekeeping thread should go on (`startHousekeeping`).
     let housekeeping = Atomic<Bool>(false)
+    /// How many times the housekeeping thread woke up (signalled or timed out).
+    let wakeUps = Atomic<Int>(0)
 
     init(link: EngineLink, offlineCore: EngineCore?, playback: ALSAPlayback?) {
         self.link = link

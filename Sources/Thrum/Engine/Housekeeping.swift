@@ -75,6 +75,7 @@ extension EngineRun {
             var wait: Int32 = -1
             while true {
                 _ = link.wake.wait(timeoutMilliseconds: wait)
+                wakeUps.add(1, ordering: .relaxed)
                 guard housekeeping.load(ordering: .acquiring), let engine else { return }
                 wait = engine.service()
             }
