@@ -176,7 +176,14 @@ func benchStorm(seconds: Double) throws -> Int32 {
     let completions = CompletionCounter()
     for player in players { player.completionHandler = { _ in completions.add() } }
     try engine.start()
-    guard let tid = renderThreadID() else { throw BenchFailure("no thread named thrum-alsa after engine.start()") }
+    // The render thread names itself when it begins: wait for that (start may return first).
+    var found = renderThreadID()
+    let deadline = nowNanos() + 5_000_000_000
+    while found == nil && nowNanos() < deadline {
+        usleep(1000)
+        found = renderThreadID()
+    }
+    guard let tid = found else { throw BenchFailure("no thread named thrum-alsa within 5 s of engine.start()") }
 
     progress("storm: \(fmt(seconds, 1)) s counted on the render thread (tid \(tid))")
     var tally = StormTally()
