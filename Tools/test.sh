@@ -3,7 +3,8 @@
 #   1. installs missing system packages (Tools/system-packages.sh test),
 #   2. checks that Package.swift declares every import (Tools/check-imports.py), builds the simulated
 #      sound card (Tools/simcard/build.sh), the package and its tests (with SwiftPM's import check and
-#      warnings as errors),
+#      warnings as errors), and thrum-bench in release (RenderThreadAllocationTests runs its storm counter:
+#      retain counts mean something only optimised),
 #   3. runs every test except the real-time ones, in parallel,
 #   4. starts a PulseAudio null sink (Tools/pulse-null-sink.sh) and runs the real-time tests
 #      (suites named *RealTime* or *PulseAudio*, the simulated-card tests among them) one at a time,
@@ -53,6 +54,7 @@ servers='PipeWire|JACK'
 THRUM_SIMCARD_PLUGIN="$("$root/Tools/simcard/build.sh")"
 export THRUM_SIMCARD_PLUGIN
 swift build --build-tests --explicit-target-dependency-import-check error -Xswiftc -warnings-as-errors
+swift build -c release --product thrum-bench -Xswiftc -warnings-as-errors
 run_tests swift test --skip-build --skip "$realtime|$servers"
 
 stop_servers() {
@@ -82,7 +84,7 @@ trap 'stop_servers; report_skips' EXIT
 
 if [[ "${THRUM_SKIP_SANITIZERS:-0}" != "1" ]]; then
     run_tests swift test --scratch-path "$root/.build-tsan" --sanitize=thread \
-        --filter 'EngineOfflineTests|EngineALSAFileTests|AdvancedPlayerTests|FaultInjectionTests|RenderCoreTests|ALSAOutputHermeticTests|SimulatedCardRealTimeTests|SimulatedCardFaultRealTimeTests' \
+        --filter 'EngineOfflineTests|EngineALSAFileTests|AdvancedPlayerTests|FaultInjectionTests|RenderCoreTests|ALSAOutputHermeticTests|SimulatedCardRealTimeTests|SimulatedCardFaultRealTimeTests|EngineConcurrencyTests|InstanceAddressingTests|HousekeepingWakeUpTests' \
         --no-parallel
     ASAN_OPTIONS=detect_leaks=0 run_tests swift test --scratch-path "$root/.build-asan" --sanitize=address \
         --skip "$realtime|$servers"

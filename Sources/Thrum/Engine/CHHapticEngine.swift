@@ -7,13 +7,31 @@ internal import Synchronization
 /// The Core Haptics engine on Linux: one render thread mixing haptics and audio onto an ALSA device
 /// (or into buffers you pull, in offline mode) on one sample clock.
 ///
-/// Thread safety: every method may be called from any thread. Handlers (`stoppedHandler`,
-/// `resetHandler`, player completion handlers) run on an internal thread, never the render thread.
+/// Thread safety — the contract for this class and its players:
+/// - Every method and property may be called from any thread, and from several threads at once: a short
+///   internal lock orders them. An engine that neither the app nor one of its players references any more
+///   stops and is freed, even while a pattern loops.
+/// - None of them is real-time safe: they allocate, and they may block briefly on that lock (longer where a
+///   method says so: `start` while the device opens, `stop` while the render thread finishes, `makePlayer`
+///   while another thread decodes an audio file for this engine). Never call them from another audio
+///   callback (a JACK, PipeWire or ALSA process function): do that work on a normal thread.
+/// - Commands reach the render thread through queues sized when the engine starts
+///   (`Options.maxPendingParameters`, `maxPendingCommands`); a call that does not fit throws
+///   `resourceNotAvailable` and queues nothing. Nothing is dropped silently.
+/// - Handlers (`stoppedHandler`, `resetHandler`, `notifyWhenPlayersFinished`, player completion handlers)
+///   run on an internal thread, never the render thread and never under the lock, so they may call the
+///   engine and its players, `stop` included. Completion handlers run within one period of the end they
+///   report; an idle engine wakes no thread.
+/// - The render thread itself allocates, frees, retains, releases, locks, logs and waits for nothing
+///   (`thrum-bench storm` counts it).
 public final class CHHapticEngine: @unchecked Sendable {
     /// How the engine was set up.
     public let options: Options
     let state: Locked<EngineState>
     let budget: AudioResourceBudget
+    /// Held while an AHAP audio file is looked up, decoded and cached (`loadFile`), apart from `state`'s
+    /// lock so decoding never blocks the players.
+    let fileLoading = NSLock()
 
     /// Creates an engine on the ALSA `default` device at 48 kHz.
     public convenience init() throws {
@@ -171,8 +189,10 @@ public final class CHHapticEngine: @unchecked Sendable {
     // MARK: - Start and stop
 
     /// Starts the engine: opens the device and starts the render thread (offline: makes the renderer).
+    /// Does nothing when it runs already.
     /// - Throws: `CHHapticError.serverInitFailed` with the ALSA message naming the device when it cannot be
     ///   opened or configured.
+    /// - Important: Thread safety: any thread. Blocks while the device opens (milliseconds; holds the lock).
     public func start() throws {
         try state.withLock { state in try startLocked(&state) }
     }
@@ -200,7 +220,9 @@ public final class CHHapticEngine: @unchecked Sendable {
         }
     }
 
-    /// Stops the engine: every player stops at once, the device is closed. Never calls `stoppedHandler`.
+    /// Stops the engine: every player stops at once, the device is closed. Never calls `stoppedHandler`;
+    /// calls the completion handlers of the players that were playing, and `completionHandler`, on this thread.
+    /// - Important: Thread safety: any thread, handlers included. Blocks until the render thread has ended.
     public func stop(completionHandler: CompletionHandler? = nil) {
         stopEngine(reason: nil)
         completionHandler?(nil)
@@ -329,7 +351,9 @@ public final class CHHapticEngine: @unchecked Sendable {
     /// Offline mode only: renders the next `frameCount` frames (interleaved, `options.channelMap.channelCount`
     /// channels) into `buffer`, advancing the engine clock, then delivers player callbacks on this thread.
     /// The same code renders for the ALSA device, so offline output equals what the device receives.
-    /// Call from one thread at a time.
+    /// - Important: Thread safety: one thread at a time (it plays the render thread); the other methods may
+    ///   be called meanwhile from other threads. Not real-time safe (it takes the lock and, with callbacks,
+    ///   runs handlers).
     /// - Throws: `engineNotRunning` before `start()`, `operationNotPermitted` on a device engine.
     /// - Parameter deliverCallbacks: false renders only (no completion handlers, no slot bookkeeping),
     ///   for measuring the render path alone; the default true is what players expect.
@@ -361,6 +385,9 @@ public final class CHHapticEngine: @unchecked Sendable {
     // MARK: - Players
 
     /// Makes a player for `pattern`: checks it, loads its audio files and compiles it at the engine rate.
+    /// Each audio file is decoded once per engine, even when several threads make players of it at once.
+    /// - Important: Thread safety: any thread. Allocates; decodes audio files (blocking other threads that
+    ///   load one for this engine meanwhile).
     /// - Throws: the pattern's first error (`invalidEventType`, `invalidParameterType`, …), or an audio
     ///   resource error (`invalidAudioResource`, `resourceNotAvailable`, `fileNotFound`).
     public func makePlayer(with pattern: CHHapticPattern) throws -> any CHHapticPatternPlayer {

@@ -11,6 +11,12 @@ internal import Synchronization
 final class EngineCore: ALSARenderSource {
     let renderer: Renderer
     let link: EngineLink
+    // The parts of `link` the render path uses, held directly: a property of a property of `self` is
+    // retained around every call that uses it (release object code), one of `self` is not.
+    private let commands: SPSCRing<EngineCommand>
+    private let feedback: SPSCRing<EngineFeedback>
+    private let settings: InstanceSettings
+    private let wake: WakeSignal
     let channelMap: ChannelMap
     let blockFrames: Int
     private let audioL: UnsafeMutablePointer<Float>
@@ -22,6 +28,10 @@ final class EngineCore: ALSARenderSource {
     init(configuration: RendererConfiguration, channelMap: ChannelMap) throws {
         renderer = Renderer(configuration: configuration)
         link = try EngineLink(configuration: configuration, statistics: renderer.statistics)
+        commands = link.commands
+        feedback = link.feedback
+        settings = link.settings
+        wake = link.wake
         self.channelMap = channelMap
         blockFrames = configuration.maxBlockFrames
         audioL = .allocate(capacity: blockFrames)
@@ -76,10 +86,10 @@ final class EngineCore: ALSARenderSource {
         }
         var ended = false
         while let note = renderer.nextNotification() {
-            link.feedback.push(.ended(note.instance, frame: note.frame))  // cannot fill (see EngineLink)
+            feedback.push(.ended(note.instance, frame: note.frame))  // cannot fill (see EngineLink)
             ended = true
         }
-        if ended { link.wake.signal() }
+        if ended { wake.signal() }
     }
 
     /// Hands every queued command to the renderer. Commands for an instance that is no longer its slot's
@@ -87,7 +97,7 @@ final class EngineCore: ALSARenderSource {
     /// control side counts them against `retiredParameterCalls`/`retiredCommandCalls`).
     private func drainCommands() {
         var failed = false
-        while let command = link.commands.pop() {
+        while let command = commands.pop() {
             switch command {
             case .start(let id, let pattern, let frame, let rate, let loopEnd, let passes, let muted, let offset):
                 let started = pattern._withUnsafeGuaranteedRef {
@@ -96,7 +106,7 @@ final class EngineCore: ALSARenderSource {
                         muted: muted, offset: offset)
                 }
                 if !started {
-                    link.feedback.push(.startFailed(id))
+                    feedback.push(.startFailed(id))
                     failed = true
                 }
             case .stop(let id, let frame):
@@ -113,21 +123,21 @@ final class EngineCore: ALSARenderSource {
                 renderer.setParameterRamp(id, lane, from: from, atFrame: frame, to: to, endFrame: endFrame)
             }
         }
-        if failed { link.wake.signal() }
+        if failed { wake.signal() }
     }
 
     /// Applies the mute, rate and loop values written since the last period, each to the instance it was
     /// written for (the renderer ignores it when that instance is no longer current).
     private func applySettings() {
-        for slot in 0..<link.settings.slotCount {
+        for slot in 0..<settings.slotCount {
             let seen = seenSettings + slot * InstanceSetting.count
-            if let (id, value) = link.settings.read(slot, .muted, seen: &seen[InstanceSetting.muted.rawValue]) {
+            if let (id, value) = settings.read(slot, .muted, seen: &seen[InstanceSetting.muted.rawValue]) {
                 renderer.setMuted(id, value != 0)
             }
-            if let (id, value) = link.settings.read(slot, .rate, seen: &seen[InstanceSetting.rate.rawValue]) {
+            if let (id, value) = settings.read(slot, .rate, seen: &seen[InstanceSetting.rate.rawValue]) {
                 renderer.setPlaybackRateNow(id, rate: Double(bitPattern: value))
             }
-            if let (id, value) = link.settings.read(slot, .loopEnd, seen: &seen[InstanceSetting.loopEnd.rawValue]) {
+            if let (id, value) = settings.read(slot, .loopEnd, seen: &seen[InstanceSetting.loopEnd.rawValue]) {
                 let loopEnd = Double(bitPattern: value)
                 renderer.setLoopNow(id, loopEnd: loopEnd < 0 ? nil : loopEnd)
             }

@@ -7,8 +7,10 @@ internal import Synchronization
 /// One pattern instance occupying a renderer slot. Holds the compiled pattern until the render thread
 /// reports the instance's end (the render thread has only an unmanaged reference and a view of its
 /// storage), so the pattern is released here, on the control side, never on the render thread.
+/// The player is held weakly: players hold their engine, so a strong one would keep an engine whose app
+/// let go of it (and its render thread) alive for as long as an instance plays, forever for a loop.
 struct SlotUse {
-    let player: HapticPatternPlayer
+    weak var player: HapticPatternPlayer?
     let pattern: CompiledPattern
     let instance: InstanceID
 }
@@ -55,7 +57,9 @@ struct EngineState {
     /// Frees every slot and returns the players that had instances, each once.
     mutating func releaseAllSlots() -> [HapticPatternPlayer] {
         var players: [HapticPatternPlayer] = []
-        for case let use? in slots where !players.contains(where: { $0 === use.player }) { players.append(use.player) }
+        for case let player? in slots.map({ $0?.player }) where !players.contains(where: { $0 === player }) {
+            players.append(player)
+        }
         slots = Array(repeating: nil, count: slots.count)
         return players
     }
@@ -70,6 +74,8 @@ final class EngineRun: @unchecked Sendable {
     let playback: ALSAPlayback?
     /// Whether the housekeeping thread should go on (`startHousekeeping`).
     let housekeeping = Atomic<Bool>(false)
+    /// How many times the housekeeping thread woke up (signalled or timed out).
+    let wakeUps = Atomic<Int>(0)
 
     init(link: EngineLink, offlineCore: EngineCore?, playback: ALSAPlayback?) {
         self.link = link

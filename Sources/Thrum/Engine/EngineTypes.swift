@@ -43,7 +43,14 @@ public struct CHHapticAudioResourceKey: RawRepresentable, Hashable, Sendable {
 }
 
 /// A player of one pattern on an engine's clock (`CHHapticPatternPlayer`).
-/// Thread safety: call from any thread; commands reach the render thread through a lock-free queue.
+///
+/// Every `start` plays a new instance of the pattern; the other calls act on every instance playing.
+/// - Important: Thread safety: any method from any thread, several at once; not real-time safe (they
+///   allocate and take the engine's lock briefly; never call them from another audio callback). Each call
+///   queues one batch of commands for the render thread, whole or not at all: when the engine's queues
+///   cannot take it, it throws `resourceNotAvailable` naming the limit and changes nothing. The setters
+///   (`isMuted`, and `playbackRate`, `loopEnabled`, `loopEnd` of advanced players) cannot fail: they are
+///   latest values the render thread takes at its next period.
 public protocol CHHapticPatternPlayer: AnyObject {
     /// Starts the pattern at engine time `time` (seconds; `CHHapticTimeImmediate` = now), frame-exact.
     func start(atTime time: TimeInterval) throws
@@ -53,7 +60,8 @@ public protocol CHHapticPatternPlayer: AnyObject {
     func sendParameters(_ parameters: [CHHapticDynamicParameter], atTime time: TimeInterval) throws
     /// Plays a curve starting at engine time `time` (the curve's own `relativeTime` is replaced).
     func scheduleParameterCurve(_ parameterCurve: CHHapticParameterCurve, atTime time: TimeInterval) throws
-    /// Drops pending commands and stops as soon as possible.
+    /// Stops every instance now (5 ms fade). What is still queued for them (parameter changes, curves,
+    /// pauses, seeks) is dropped when they end and never reaches a later instance.
     func cancel() throws
     /// Silences this player's audio and haptics (it keeps its place).
     var isMuted: Bool { get set }

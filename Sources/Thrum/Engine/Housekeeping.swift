@@ -30,8 +30,9 @@ extension CHHapticEngine {
                 }
                 guard let use = state.slots[instance.slot], use.instance == instance else { continue }
                 state.slots[instance.slot] = nil
-                let isLast = !state.slots.contains { $0?.player === use.player }
-                ended.append((use.player, frame, isLast))
+                guard let player = use.player else { continue }  // the app let go of it
+                let isLast = !state.slots.contains { $0?.player === player }
+                ended.append((player, frame, isLast))
             }
             let active = state.slots.contains { $0 != nil }
             if active {
@@ -74,6 +75,7 @@ extension EngineRun {
             var wait: Int32 = -1
             while true {
                 _ = link.wake.wait(timeoutMilliseconds: wait)
+                wakeUps.add(1, ordering: .relaxed)
                 guard housekeeping.load(ordering: .acquiring), let engine else { return }
                 wait = engine.service()
             }

@@ -102,9 +102,12 @@ extension CHHapticEngine {
         }
     }
 
-    /// Resolves and loads an AHAP `EventWaveformPath` (once per file per engine).
+    /// Resolves and loads an AHAP `EventWaveformPath` (once per file per engine: one decode and one budget
+    /// reservation even when several threads make players of it at once; they wait for each other here).
     func loadFile(_ path: String, folder: String?) throws -> SampleBuffer {
         let resolver = ResourcePathResolver(roots: options.resourceRoots, allowAnyPath: options.allowAnyResourcePath)
+        fileLoading.lock()
+        defer { fileLoading.unlock() }
         do {
             let file = try resolver.open(path, relativeTo: folder)
             if let cached = state.withLock({ $0.fileCache[file.identity] }) { return cached }

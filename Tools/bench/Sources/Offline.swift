@@ -167,7 +167,9 @@ func benchSanity() -> Int32 {
     }
     let counted = allocationSanity()
     print("sanity: [Int](repeating:count:) in a counted window: \(counted) allocation(s), \(thrum_malloc_counter_frees()) free(s)")
-    return counted > 0 ? 0 : 1
+    let retains = referenceCountingSanity()
+    print("sanity: an object copied into an array, counted by flag and by thread id: at least \(retains) retain(s)")
+    return counted > 0 && retains > 0 ? 0 : 1
 }
 
 func benchAlloc() throws -> Int32 {

@@ -8,6 +8,8 @@ let usage = """
       voices                  render cost per 256-frame period at 1/16/64 voices
       alloc                   heap allocations: 2000 periods at 64 voices, and on the ALSA thread (exit 1 if not 0)
       sanity                  shows that the malloc counter counts (exit 1 if not)
+      storm [--seconds S]     allocations/frees/retains/releases on the live render thread during a
+                              command storm of S s (default 3) on ALSA null (exit 1 if not all 0)
       latency [--runs N]      start to first frame, live on ALSA `pulse`
       rss                     peak RSS playing a 5 s pattern
       xruns [--no-load]       period/xrun matrix vs aplay on `pulse`
@@ -30,7 +32,7 @@ func runAll() -> Int32 {
     let noLoad = CommandLine.arguments.contains("--no-load")
     let runs = intOption("--runs", default: 1)
     let steps: [[String]] = [
-        ["throughput", "--runs", "\(runs)"], ["voices"], ["alloc"], ["latency"], ["rss"],
+        ["throughput", "--runs", "\(runs)"], ["voices"], ["alloc"], ["storm"], ["latency"], ["rss"],
         noLoad ? ["xruns", "--no-load"] : ["xruns"], ["analysis", "--runs", "\(max(runs, 3))"],
         noLoad ? ["card-xruns", "--no-load"] : ["card-xruns"],
         ["server-cpu"],
@@ -85,6 +87,7 @@ do {
     case "voices": try benchVoices()
     case "alloc": exit(try benchAlloc())
     case "sanity": exit(benchSanity())
+    case "storm": exit(try benchStorm(seconds: Double(intOption("--seconds", default: 3))))
     case "latency": try benchLatency(runs: intOption("--runs", default: 10))
     case "rss": try benchRSS()
     case "analysis": try benchAnalysis(runs: intOption("--runs", default: 3))
