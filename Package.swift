@@ -2,7 +2,7 @@
 // Thrum: Apple's Core Haptics rebuilt in Swift for Linux.
 // Dependencies point one way, from the pattern model up to the command line:
 //   ThrumModel ← AHAPCodec ← HapticFormats; ThrumModel, AudioAnalysis ← RenderCore; AudioResources
-//   (libsndfile, libsamplerate), ALSAOutput (ALSA) and AudioAnalysis stand alone; Thrum (the engine and
+//   (libsndfile, libsamplerate, CConfinedOpen), ALSAOutput (ALSA) and AudioAnalysis stand alone; Thrum (the engine and
 //   public API) ← ThrumModel, AHAPCodec, RenderCore, AudioAnalysis, AudioResources, ALSAOutput; ThrumCommandLine ← Thrum and the modules
 //   it drives directly; ThrumCLI ← ThrumCommandLine. Each target declares exactly the targets it imports
 //   (Tools/check-imports.py, run by Tools/test.sh).
