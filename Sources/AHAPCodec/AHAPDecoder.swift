@@ -17,12 +17,12 @@ public struct AHAPDecodeResult: Sendable {
         public var events: [String] = []
         public var parameters: [String] = []
         public var curves: [String] = []
-        public var positions: [String: SourcePosition] = [:]
+        public var positions = SourcePositions()
 
         /// Creates paths (empty by default).
         public init(
             events: [String] = [], parameters: [String] = [], curves: [String] = [],
-            positions: [String: SourcePosition] = [:]
+            positions: SourcePositions = SourcePositions()
         ) {
             self.events = events
             self.parameters = parameters

@@ -20,7 +20,7 @@ struct DecodeContext: JSONReadingContext {
     let file: String?
     var diagnostics: [Diagnostic] = []
     /// JSON path → position of the value at that path (duplicates: the last one).
-    var positions: [String: SourcePosition] = [:]
+    var positions = SourcePositions()
     /// Paths the validator uses (`…Event.Time`) → the path actually written (`…Event.EventTime`).
     var aliases: [String: String] = [:]
     var eventPaths: [String] = []
@@ -56,7 +56,7 @@ struct DecodeContext: JSONReadingContext {
             for notice in notices.trailingCommas { diagnostics.append(trailingCommaDiagnostic(notice)) }
             for notice in notices.duplicateKeys { diagnostics.append(duplicateKeyDiagnostic(notice)) }
         }
-        positions = root.positionsByPath()
+        positions = SourcePositions(root)
         guard case .object = root.value else {
             report(
                 .error, .invalidPatternDictionary, "the top level must be an object, found \(root.typeDescription)",

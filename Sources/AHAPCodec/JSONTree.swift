@@ -115,32 +115,54 @@ public struct JSONParseResult: Sendable {
     public var duplicateKeys: [JSONNotice]
 }
 
-extension JSONNode {
-    /// The position of this node and of every node under it, by JSON path (`Pattern[0].Event.Time`, with
-    /// `path` the path of this node; "" for a document's root). Nodes without a position are left out; of
-    /// duplicate keys, the last one's position counts.
-    public func positionsByPath(_ path: String = "") -> [String: SourcePosition] {
-        var positions: [String: SourcePosition] = [:]
-        func record(_ node: JSONNode, _ path: String) {
-            if let position = node.position { positions[path] = position }
-            switch node.value {
-            case .object(let members):
-                for member in members { record(member.value, path.isEmpty ? member.key : path + "." + member.key) }
-            case .array(let elements):
-                for (index, element) in elements.enumerated() { record(element, "\(path)[\(index)]") }
-            default:
-                break
+/// Where the values of one JSON document start, by JSON path (`Pattern[0].Event.Time`; "" is the root),
+/// found by walking the parsed tree when asked. There is no table of every path: for a document of small
+/// values it would take several times the memory of the tree itself. Of duplicate keys, the last one's
+/// value counts. A value type; thread-safe.
+public struct SourcePositions: Sendable {
+    /// The document's root value; nil for a document without positions (read from a dictionary).
+    let root: JSONNode?
+
+    /// The positions in the document `root`.
+    public init(_ root: JSONNode) { self.root = root }
+
+    /// No positions.
+    public init() { root = nil }
+
+    /// Where the value at `path` starts; nil when there is no such value or it has no position.
+    public subscript(path: String) -> SourcePosition? {
+        guard let root else { return nil }
+        return Self.find(Substring(path), in: root)?.position
+    }
+
+    /// The node at `path` below `node` (keys may contain `.` and `[`: each member whose key fits is tried,
+    /// the last one first).
+    static func find(_ path: Substring, in node: JSONNode) -> JSONNode? {
+        if path.isEmpty { return node }
+        switch node.value {
+        case .object(let members):
+            let rest = path.first == "." ? path.dropFirst() : path
+            for member in members.reversed() where rest.hasPrefix(member.key) {
+                let after = rest.dropFirst(member.key.count)
+                guard after.isEmpty || after.first == "." || after.first == "[" else { continue }
+                if let found = find(after, in: member.value) { return found }
             }
+            return nil
+        case .array(let elements):
+            guard path.first == "[", let close = path.firstIndex(of: "]"),
+                let index = Int(path[path.index(after: path.startIndex)..<close]), elements.indices.contains(index)
+            else { return nil }
+            return find(path[path.index(after: close)...], in: elements[index])
+        default:
+            return nil
         }
-        record(self, path)
-        return positions
     }
 }
 
 extension SourcePosition {
     /// The position of `path` in `positions`, or of its nearest ancestor that has one
     /// (`a.b[2].c` → `a.b[2]` → `a.b` → `a` → ""); nil when none has.
-    public static func nearest(to path: String, in positions: [String: SourcePosition]) -> SourcePosition? {
+    public static func nearest(to path: String, in positions: SourcePositions) -> SourcePosition? {
         var lookup = path
         while true {
             if let position = positions[lookup] { return position }

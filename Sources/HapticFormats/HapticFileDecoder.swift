@@ -69,7 +69,7 @@ public enum HapticFileDecoder {
         }
         var decoded: HapticFile?
         if let root = parsed.root {
-            context.positions = root.positionsByPath()
+            context.positions = SourcePositions(root)
             decoded = context.decodeDocument(root)
             if let file = decoded {
                 for issue in HapticFileValidator.issues(in: file, mode: mode) { context.report(issue) }

@@ -8,7 +8,7 @@ struct HapticReadContext: JSONReadingContext {
     let file: String?
     var diagnostics: [Diagnostic] = []
     /// JSON path → position of the value at that path.
-    var positions: [String: SourcePosition] = [:]
+    var positions = SourcePositions()
 
     init(file: String?) {
         self.file = file

@@ -38,10 +38,10 @@ public struct SourceMap: Sendable {
     /// The file name used in diagnostics; nil for text without one.
     public var file: String?
     /// JSON path → the position where its value starts.
-    public var positions: [String: SourcePosition]
+    public var positions: SourcePositions
 
     /// Creates a map.
-    public init(file: String?, positions: [String: SourcePosition] = [:]) {
+    public init(file: String?, positions: SourcePositions = SourcePositions()) {
         self.file = file
         self.positions = positions
     }

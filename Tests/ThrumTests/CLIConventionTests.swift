@@ -262,7 +262,36 @@ import ThrumTestSupport
         let names = try FileManager.default.contentsOfDirectoryBytes(atPath: folder)
         #expect(names.contains([0x6F, 0x75, 0x74, 0xE9, 0x2E, 0x77, 0x61, 0x76]), "out\\xe9.wav exists byte for byte")
     }
+    /// Peak resident memory, in bytes, of `thrum ARGUMENTS` run to its end.
+    static func peakMemory(_ arguments: [String]) throws -> Int {
+        let logs = NSTemporaryDirectory() + "thrum-memory-" + UUID().uuidString
+        defer {
+            unlink(logs + ".out")
+            unlink(logs + ".err")
+        }
+        let pid = try spawn(arguments, logs: logs)
+        var status: Int32 = 0
+        var usage = rusage()
+        #expect(wait4(pid, &status, 0, &usage) == pid)
+        return usage.ru_maxrss * 1024
+    }
+
+    /// Issue 13, problem 3: checking a pattern takes memory in proportion to its size, a small multiple of
+    /// it, even for the densest JSON (a 4 MB array of one-digit numbers took 85 times its size before).
+    @Test func checkMemoryIsASmallMultipleOfTheFileSize() throws {
+        let folder = TemporaryDirectory("memory")
+        let numbers = Array(repeating: "1", count: 1_990_000).joined(separator: ",")
+        let dense = try folder.write(
+            "dense.ahap",
+            #"{"Version": 1, "Unused": [\#(numbers)], "Pattern": [{"Event": {"Time": 0, "EventType": "HapticTransient"}}]}"#)
+        let size = try #require(FileManager.default.attributesOfItem(atPath: dense)[.size] as? Int)
+        let baseline = try Self.peakMemory(["check", Self.heartbeat])
+        let peak = try Self.peakMemory(["check", dense])
+        let multiple = Double(peak - baseline) / Double(size)
+        #expect(multiple < 40, "checking a \(size)-byte file took \(peak - baseline) bytes more than a tiny one: \(multiple) × its size")
+    }
 }
+
 
 extension FileManager {
     /// The names in `path` as raw bytes (readdir), for names that are not UTF-8.
