@@ -1,9 +1,10 @@
 // swift-tools-version: 6.2
 // Thrum: Apple's Core Haptics rebuilt in Swift for Linux.
 // Dependencies point one way, from the pattern model up to the command line:
-//   ThrumModel ← AHAPCodec ← HapticFormats; ThrumModel, AudioAnalysis ← RenderCore; AudioResources
-//   (libsndfile, libsamplerate, CConfinedOpen), ALSAOutput (ALSA) and AudioAnalysis stand alone; Thrum (the engine and
-//   public API) ← ThrumModel, AHAPCodec, RenderCore, AudioAnalysis, AudioResources, ALSAOutput; ThrumCommandLine ← Thrum and the modules
+//   ThrumModel ← AHAPCodec; ThrumModel, AudioAnalysis ← RenderCore; AHAPCodec, RenderCore ← HapticFormats;
+//   AudioResources (libsndfile, libsamplerate, CConfinedOpen), ALSAOutput (ALSA) and AudioAnalysis stand alone; Thrum (the
+//   engine and public API) ← ThrumModel, AHAPCodec, HapticFormats, RenderCore, AudioAnalysis, AudioResources,
+//   ALSAOutput; ThrumCommandLine ← Thrum and the modules
 //   it drives directly; ThrumCLI ← ThrumCommandLine. Each target declares exactly the targets it imports
 //   (Tools/check-imports.py, run by Tools/test.sh).
 import PackageDescription
@@ -28,11 +29,12 @@ let package = Package(
         .target(name: "ThrumModel", swiftSettings: strict),
         // AHAP (JSON) reader with source locations, decoder with diagnostics, encoder.
         .target(name: "AHAPCodec", dependencies: ["ThrumModel"], swiftSettings: strict),
-        // `.haptic` (Meta Haptics Studio / Lofelt v1): reader with diagnostics, validator, writer; conversions
-        // to and from AHAP and to Android's vibration APIs; the native playback form.
-        .target(name: "HapticFormats", dependencies: ["ThrumModel", "AHAPCodec"], swiftSettings: strict),
         // Sample-accurate renderer: schedule, voices, mixer. No I/O, no Foundation, real-time safe.
         .target(name: "RenderCore", dependencies: ["ThrumModel", "AudioAnalysis"], swiftSettings: strict),
+        // `.haptic` (Meta Haptics Studio / Lofelt v1): reader with diagnostics, validator, writer; conversions
+        // to and from AHAP (whose control changes it reads as the render core plays them) and to Android's
+        // vibration APIs; the native playback form.
+        .target(name: "HapticFormats", dependencies: ["ThrumModel", "AHAPCodec", "RenderCore"], swiftSettings: strict),
         // Audio → haptics: the streaming detector (level, onsets, spectrum) and the offline analysis. No dependencies.
         .target(name: "AudioAnalysis", swiftSettings: strict),
         // Audio files: libsndfile decoding/writing, libsamplerate conversion, limits, path confinement.

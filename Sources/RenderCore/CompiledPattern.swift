@@ -285,7 +285,25 @@ public final class CompiledPattern: Sendable {
             a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
         }.map(\.element)
 
-        // Controls: steps first, then curve pieces, each in pattern order; then a stable sort by time.
+        controls = Self.controlChanges(of: pattern)
+        self.buffers = buffers
+        duration = pattern.duration
+        tailFrames = max(tail, frames(pattern.duration))
+        view = PatternView(
+            events: events, controls: controls, buffers: buffers, profile: profile, duration: pattern.duration,
+            transientFrames: transientFrames, sampleRate: sampleRate)
+    }
+
+    deinit {
+        view.deallocate()
+    }
+
+    /// Every dynamic parameter change of `pattern`, as the renderer plays them: steps first, then curve
+    /// pieces (a curve holds its first value from its own time, ramps through its points and holds the last
+    /// value), each in pattern order, then a stable sort by time. Values are clamped to their lane; unknown
+    /// IDs are left out. The latest change started governs its lane.
+    /// - Important: Thread safety: any thread. Real-time safe: no.
+    public static func controlChanges(of pattern: PatternData) -> [ControlChange] {
         var changes: [ControlChange] = []
         for step in pattern.parameters {
             guard let lane = ControlLane(step.id) else { continue }
@@ -316,19 +334,9 @@ public final class CompiledPattern: Sendable {
                 }
             }
         }
-        controls = changes.enumerated().sorted { a, b in
+        return changes.enumerated().sorted { a, b in
             a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
         }.map(\.element)
-        self.buffers = buffers
-        duration = pattern.duration
-        tailFrames = max(tail, frames(pattern.duration))
-        view = PatternView(
-            events: events, controls: controls, buffers: buffers, profile: profile, duration: pattern.duration,
-            transientFrames: transientFrames, sampleRate: sampleRate)
-    }
-
-    deinit {
-        view.deallocate()
     }
 
     /// Throws `.timeOutOfRange` for the first entry whose times would not fit a frame count (a pattern that
