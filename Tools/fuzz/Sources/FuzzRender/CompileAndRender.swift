@@ -23,7 +23,8 @@ public func compileAndRender(_ pattern: PatternData) {
     }
     let renderer = Renderer(
         configuration: RendererConfiguration(sampleRate: sampleRate, maxVoices: 16, maxPlayers: 1, maxBlockFrames: periodFrames))
-    guard renderer.startPlayer(0, pattern: compiled, atFrame: 0) else { fuzzFailure("the player did not start") }
+    let instance = InstanceID(slot: 0, generation: 1)
+    guard renderer.startPlayer(instance, pattern: compiled, atFrame: 0) else { fuzzFailure("the player did not start") }
     var buses = [Float](repeating: 0, count: 3 * periodFrames)
     func renderPeriods() {
         for _ in 0..<periods {
@@ -39,7 +40,7 @@ public func compileAndRender(_ pattern: PatternData) {
     }
     renderPeriods()
     let latest = max(compiled.events.last?.time ?? 0, compiled.controls.last?.time ?? 0)
-    renderer.seekPlayer(0, toOffset: max(0, latest - 0.01), atFrame: renderer.currentFrame)
+    _ = renderer.seekPlayer(instance, toOffset: max(0, latest - 0.01), atFrame: renderer.currentFrame)
     renderPeriods()
 }
 
