@@ -236,3 +236,55 @@ final class Bag<Element>: @unchecked Sendable {
         #expect(wakeUps == 1, "\(wakeUps) wake-ups for one end")
     }
 }
+
+/// `stop` while the render side still plays a pattern nobody else holds (`playPattern` keeps no player):
+/// the pattern may be freed only after the render side is done with it (AddressSanitizer, in Tools/test.sh,
+/// sees a use after free otherwise).
+@Suite struct StopWhileRenderingTests {
+    static let ahap = Data(
+        """
+        {"Pattern": [
+          {"Event": {"Time": 0, "EventType": "HapticContinuous", "EventDuration": 5,
+                     "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": 0.5}]}},
+          {"Event": {"Time": 0.001, "EventType": "HapticTransient", "EventParameters": []}},
+          {"ParameterCurve": {"ParameterID": "HapticIntensityControl", "Time": 0,
+                              "ParameterCurveControlPoints": [{"Time": 0, "ParameterValue": 1}, {"Time": 4, "ParameterValue": 0.2}]}}
+        ]}
+        """.utf8)
+
+    @Test func offline() throws {
+        var options = CHHapticEngine.Options()
+        options.output = .offline
+        let engine = try CHHapticEngine(options: options)
+        let rendering = Atomic<Bool>(true)
+        let renders = Atomic<Int>(0)
+        let thread = Thread {
+            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 256 * 2)
+            defer { buffer.deallocate() }
+            while rendering.load(ordering: .acquiring) {
+                if (try? engine.renderOffline(frameCount: 256, into: buffer)) != nil { renders.add(1, ordering: .relaxed) }
+            }
+        }
+        thread.start()
+        var random = SplitMix64(seed: 3)
+        for _ in 0..<200 {
+            try engine.start()
+            try engine.playPattern(from: Self.ahap)
+            usleep(UInt32(random.next() % 500))
+            engine.stop()
+        }
+        rendering.store(false, ordering: .releasing)
+        #expect(renders.load(ordering: .relaxed) > 0)
+    }
+
+    @Test func live() throws {
+        let engine = try EngineConcurrencyTests.liveEngine()
+        var random = SplitMix64(seed: 4)
+        for _ in 0..<50 {
+            try engine.start()
+            try engine.playPattern(from: Self.ahap)
+            usleep(UInt32(random.next() % 3000))
+            engine.stop()
+        }
+    }
+}

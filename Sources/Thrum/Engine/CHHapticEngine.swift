@@ -300,19 +300,21 @@ public final class CHHapticEngine: @unchecked Sendable {
     /// Stops the run; `reason` non-nil = an external stop that calls `stoppedHandler`.
     @discardableResult
     func stopEngine(reason: StoppedReason?, drain: Bool = false, drainLimit: Double? = nil) -> Bool {
-        let (run, ended, finished, handler) = state.withLock {
-            state -> (EngineRun?, [HapticPatternPlayer], [FinishedHandler], StoppedHandler?) in
-            guard let run = state.run else { return (nil, [], [], nil) }
+        let (run, uses, ended, finished, handler) = state.withLock {
+            state -> (EngineRun?, [SlotUse?], [HapticPatternPlayer], [FinishedHandler], StoppedHandler?) in
+            guard let run = state.run else { return (nil, [], [], [], nil) }
             state.stoppedTime = Double(run.link.statistics.currentFrame) / options.sampleRate
             state.run = nil
+            let uses = state.slots
             let players = state.releaseAllSlots()
             let finished = state.finishedHandlers
             state.finishedHandlers = []
             state.stoppedByIdle = reason == .idleTimeout
-            return (run, players, finished, state.stoppedHandler)
+            return (run, uses, players, finished, state.stoppedHandler)
         }
         guard let run else { return true }
-        let drained = run.shutDown(drain: drain, drainLimit: drainLimit)
+        // The slots' patterns are released only once the render side is done with them.
+        let drained = withExtendedLifetime(uses) { run.shutDown(drain: drain, drainLimit: drainLimit) }
         for player in ended { player.instanceEnded(frame: nil, isLast: true) }
         for handler in finished { _ = handler(nil) }
         if let reason { handler?(reason) }
@@ -360,14 +362,16 @@ public final class CHHapticEngine: @unchecked Sendable {
     public func renderOffline(
         frameCount: Int, into buffer: UnsafeMutablePointer<Float>, deliverCallbacks: Bool = true
     ) throws {
-        let core = try state.withLock { state -> EngineCore in
+        let (run, core) = try state.withLock { state -> (EngineRun, EngineCore) in
             guard let run = state.run else { throw CHHapticError(.engineNotRunning, "start the engine first") }
             guard let core = run.offlineCore else {
                 throw CHHapticError(.operationNotPermitted, "renderOffline needs an engine with output .offline")
             }
-            return core
+            run.offlineRendering.lock()  // taken before the run can be stopped: `shutDown` waits for it
+            return (run, core)
         }
         core.render(into: buffer, frameCount: frameCount, channelCount: options.channelMap.channelCount)
+        run.offlineRendering.unlock()
         if deliverCallbacks { service() }
     }
 

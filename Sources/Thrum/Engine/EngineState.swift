@@ -72,6 +72,9 @@ final class EngineRun: @unchecked Sendable {
     let offlineCore: EngineCore?
     /// Live mode: the ALSA device and its render thread (which owns the core).
     let playback: ALSAPlayback?
+    /// Held by `renderOffline` while it renders (taken under the engine lock while the run is current), so
+    /// `shutDown` returns only when the render side is done with the run's patterns.
+    let offlineRendering = NSLock()
     /// Whether the housekeeping thread should go on (`startHousekeeping`).
     let housekeeping = Atomic<Bool>(false)
     /// How many times the housekeeping thread woke up (signalled or timed out).
@@ -93,6 +96,8 @@ final class EngineRun: @unchecked Sendable {
         link.wake.signal()
         let drained = drain ? playback?.stop(drain: true, drainLimit: drainLimit) ?? true : true
         playback?.close()
+        offlineRendering.lock()  // a `renderOffline` under way ends first
+        offlineRendering.unlock()
         return drained
     }
 }
