@@ -32,7 +32,7 @@ let analyzeCommand = Subcommand(
             .value(.gain, placeholder: "DB", help: "gain in dB after normalising (−40…40)"),
             .value(.band, placeholder: "LOW-HIGH", help: "the band the envelope follows, in Hz (e.g. 20-250)"),
             .flag(.noNormalize, help: "a full-scale sine maps to intensity 1 (default: the loudest moment does)"),
-            .flag(.split, help: "AHAP: write the transients to a second file, FILE.transients.ahap, for a second player"),
+            .flag(.split, help: "AHAP: write the transients to a second file, OUT_transients.ahap, for a second player"),
         ],
         details: """
             SOUND is any file libsndfile reads (WAV, AIFF, FLAC, Ogg, CAF, …), up to 30 minutes.
@@ -73,7 +73,7 @@ let analyzeCommand = Subcommand(
             for warning in built.warnings { console.error("thrum analyze: warning: \(warning)") }
             try writeText(AHAPEncoder.encode(built.pattern), to: output)
             if let transients = built.transients {
-                let path = (output as NSString).deletingPathExtension + ".transients.ahap"
+                let path = (output as NSString).deletingPathExtension + "_transients.ahap"
                 try writeText(AHAPEncoder.encode(transients), to: path)
                 written += " and \(path)"
             }

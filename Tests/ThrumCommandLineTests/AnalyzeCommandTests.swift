@@ -82,9 +82,9 @@ import ThrumTestSupport
         #expect(runThrum(["analyze", dir + "/b.wav", "-o", dir + "/merged.ahap"]).status == 0)
         let split = runThrum(["analyze", dir + "/b.wav", "-o", dir + "/split.ahap", "--split"])
         #expect(split.status == 0, "\(split.err)")
-        #expect(split.out.hasPrefix("wrote \(dir)/split.ahap and \(dir)/split.transients.ahap: "))
+        #expect(split.out.hasPrefix("wrote \(dir)/split.ahap and \(dir)/split_transients.ahap: "))
         let merged = try pattern(dir + "/merged.ahap")
-        let alone = try pattern(dir + "/split.transients.ahap")
+        let alone = try pattern(dir + "/split_transients.ahap")
         #expect(transients(try pattern(dir + "/split.ahap")).isEmpty)
         #expect(alone.curves.isEmpty && alone.events.count == 3)
         for (event, reference) in zip(transients(merged), transients(alone)) {
@@ -94,7 +94,7 @@ import ThrumTestSupport
                 #expect(abs(played - reference.value(of: .hapticIntensity)) <= 0.002 || played > reference.value(of: .hapticIntensity))
             }
         }
-        #expect(runThrum(["check", dir + "/split.ahap", dir + "/split.transients.ahap"]).status == 0)
+        #expect(runThrum(["check", dir + "/split.ahap", dir + "/split_transients.ahap"]).status == 0)
     }
 
     @Test func soundsOver30SecondsBecomeSeveralEventsThatCheckAccepts() throws {
@@ -177,7 +177,7 @@ import ThrumTestSupport
         let meanError = zip(found, expected).map { abs($0 - $1) }.reduce(0, +) / n
         #expect(meanError <= 0.03, "mean error \(meanError) (scale \(scale))")
         // The transients come back where they were.
-        let times = try pattern(dir + "/back.transients.ahap").events.map(\.time)
+        let times = try pattern(dir + "/back_transients.ahap").events.map(\.time)
         for t in [0.7, 2.4] { #expect(times.contains { abs($0 - t) <= 0.01 }, "transient at \(t) s in \(times)") }
     }
 
