@@ -36,7 +36,8 @@ public enum AudioSampleFormat: String, Sendable, Equatable, CaseIterable {
 /// the file back as float therefore returns every in-range sample within half a step.
 /// Samples outside [-1, 1] are clamped to full scale (NaN becomes 0) and counted in
 /// ``clippedSampleCount``. Float and lossy (Vorbis, Opus, MP3) formats store samples as given;
-/// samples outside [-1, 1] are still counted, as they would clip on playback.
+/// samples outside [-1, 1] are still counted, as they would clip on playback. Float WAV and AIFF files
+/// carry no PEAK chunk (an optional summary that costs a second pass over every sample).
 ///
 /// Not thread-safe: use one writer from one thread at a time. Not real-time safe.
 public final class AudioFileWriter {
@@ -160,6 +161,9 @@ public final class AudioFileWriter {
             throw .writeFailed(path: name, reason: SndFile.errorMessage(nil))
         }
         if asRF64 { sf_command(handle, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE)) }
+        // No PEAK chunk (optional in float WAV/AIFF): libsndfile would track it in a second, strided pass
+        // over every sample written, as much work as the rest of the writing; `thrum render` reports peaks.
+        sf_command(handle, Int32(SFC_SET_ADD_PEAK_CHUNK), nil, Int32(SF_FALSE))
         file = handle
     }
 
@@ -269,7 +273,16 @@ public final class AudioFileWriter {
                 framesWritten += n
             }
         } else {
-            for x in samples where !(x >= -1 && x <= 1) { clippedSampleCount += 1 }
+            // Counted over the raw pointer into an Int32 (NaN fails the test too), so the loop vectorises;
+            // a chunk at a time, so the count cannot overflow.
+            var start = 0
+            while start < samples.count {
+                let end = min(start + (1 << 30), samples.count)
+                var outside: Int32 = 0
+                for i in start..<end where !(abs(base[i]) <= 1) { outside &+= 1 }
+                clippedSampleCount += Int(outside)
+                start = end
+            }
             let written = sf_writef_float(file, base, Int64(frames))
             if written != Int64(frames) { throw failure(SndFile.errorMessage(file)) }
             framesWritten += frames

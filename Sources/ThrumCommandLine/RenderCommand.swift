@@ -3,20 +3,53 @@ import Foundation
 import RenderCore
 import Thrum
 
-/// Peak and clipping figures of a rendered file.
+/// The peak of each channel of a rendered file.
+///
+/// One contiguous pass per block, free of per-sample division or modulo: the block is read in runs of
+/// `lanes.count` samples (a whole number of frames), each sample folded into the lane of its position in
+/// the run, so lane `j` holds the peak of channel `j % channels`; `peaks` folds the lanes into channels.
+/// Not thread-safe (a value).
 struct OutputMeter {
-    var peaks: [Float]
-    var frames = 0
+    /// Frames measured so far.
+    private(set) var frames = 0
+    private let channels: Int
+    /// Running peaks, `framesPerRun` frames of `channels` interleaved lanes.
+    private var lanes: [Float]
+    private static let framesPerRun = 16
 
-    init(channels: Int) { peaks = Array(repeating: 0, count: channels) }
-
-    mutating func measure(_ samples: UnsafeBufferPointer<Float>) {
-        let channels = peaks.count
-        for (index, sample) in samples.enumerated() {
-            peaks[index % channels] = max(peaks[index % channels], abs(sample))
-        }
-        frames += samples.count / channels
+    init(channels: Int) {
+        self.channels = channels
+        lanes = Array(repeating: 0, count: channels * Self.framesPerRun)
     }
+
+    /// The largest magnitude seen on each channel (linear, 0 for silence).
+    var peaks: [Float] {
+        (0..<channels).map { channel in stride(from: channel, to: lanes.count, by: channels).map { lanes[$0] }.max() ?? 0 }
+    }
+
+    /// Folds `samples` (interleaved, a whole number of frames) into the peaks.
+    mutating func measure(_ samples: UnsafeBufferPointer<Float>) {
+        guard let base = samples.baseAddress else { return }
+        let count = samples.count
+        lanes.withUnsafeMutableBufferPointer { lanes in
+            let lane = lanes.baseAddress!
+            let run = lanes.count
+            var start = 0
+            while start + run <= count {
+                let block = base + start
+                for j in 0..<run { lane[j] = Self.larger(lane[j], abs(block[j])) }
+                start += run
+            }
+            // The rest is shorter than a run but starts on a frame, so lane j is still channel j % channels.
+            let block = base + start
+            for j in 0..<(count - start) { lane[j] = Self.larger(lane[j], abs(block[j])) }
+        }
+        frames += count / channels
+    }
+
+    /// `magnitude` if it exceeds `peak`, else `peak` (a plain select, which vectorises; `Swift.max` does not).
+    @inline(__always)
+    private static func larger(_ peak: Float, _ magnitude: Float) -> Float { peak < magnitude ? magnitude : peak }
 
     static func decibels(_ peak: Float) -> String {
         peak > 0 ? String(format: "%.1f dBFS", 20 * log10(Double(peak))) : "silent"

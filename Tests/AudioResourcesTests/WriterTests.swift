@@ -83,6 +83,33 @@ struct WriterTests {
         #expect(audio.array == [1 - step, -1, 0.5, 0, 1 - step, -1, 1 - step, 1 - step, -1, 0])
     }
 
+    /// Float files store every sample as given and count those outside [−1, 1] (NaN and ±∞ included), in
+    /// every position of a write (the counting loop works several samples at a time, then the rest one by one).
+    @Test("float clipping is counted anywhere in a write; no PEAK chunk", arguments: [1, 7, 8, 9, 1001])
+    func floatClipCount(length: Int) throws {
+        let dir = TemporaryDirectory("audio")
+        let path = dir.file("clip.wav")
+        let outside: [Float] = [.nan, .infinity, -.infinity, 1.000_000_1, -1.000_000_1, 2]
+        var signal = [Float](repeating: 0.25, count: length)
+        signal[0] = -1  // the range's ends are inside
+        if length > 1 { signal[length - 1] = 1 }
+        var expected = 0
+        for (i, value) in outside.enumerated() where (3 * i + 1) < length - 1 {
+            signal[3 * i + 1] = value
+            expected += 1
+        }
+        let writer = try AudioFileWriter(path: path, sampleRate: 8000, channelCount: 1)
+        try writer.write(signal)
+        #expect(writer.clippedSampleCount == expected)
+        try writer.close()
+        let audio = try AudioFileLoader.load(path: path, targetSampleRate: 8000)
+        #expect(audio.array.map(\.bitPattern) == signal.map(\.bitPattern))
+        // libsndfile's optional PEAK chunk is not written (DECISIONS in the README: a second pass for nothing).
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let peakTag = Array("PEAK".utf8)
+        #expect(!(0..<(bytes.count - 4)).contains { Array(bytes[$0..<($0 + 4)]) == peakTag })
+    }
+
     /// The integer codes in the WAV's data chunk, worked out by hand from round(x × 2^(bits−1)) with halves
     /// away from zero: what a sound card of that width receives from Thrum (see ALSAOutput's conversion).
     @Test("PCM codes are exact: 32 bits and halves away from zero", arguments: [16, 24, 32])
