@@ -2,7 +2,8 @@
 # Thrum's benchmark suite: builds thrum-bench (and thrum, for the `thrum play` figures) in release and the
 # simulated sound card (Tools/simcard), starts a private PulseAudio null sink (ALSA device `pulse`) and a
 # private headless PipeWire (ALSA device `pipewire`, Tools/pipewire-null-sink.sh), runs `thrum-bench all`,
-# stops the servers and prints the markdown table.
+# stops the servers and prints the markdown table. Uses sox, aplay (alsa-utils) and GNU time (`/usr/bin/time`,
+# Debian package `time`, for the peak RSS of `thrum play` and aplay; that row is skipped without it).
 #
 #   Tools/benchmark.sh            # print the table
 #   Tools/benchmark.sh --write    # also write Tools/benchmark-results.md

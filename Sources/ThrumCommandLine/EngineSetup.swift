@@ -221,7 +221,7 @@ struct OfflineRender {
     func run(limit: Int?, maxFrames: Int = .max, _ consume: (UnsafeBufferPointer<Float>) throws -> Void) throws -> Outcome {
         let channels = engine.options.channelMap.channelCount
         // 4096 frames: the writer hands each block to write(2) whole, and writes under ~32 KB cost the
-        // kernel about twice as much per byte (`thrum-bench render`); the output does not depend on it.
+        // kernel about twice as much per byte (`thrum-bench throughput`); the output does not depend on it.
         let block = 4096
         var buffer = [Float](repeating: 0, count: block * channels)
         var rendered = 0

@@ -228,6 +228,42 @@ func benchRSS() throws {
     let hwm = Double(procStatusKB("VmHWM") ?? 0) / 1024
     let locked = Double(procStatusKB("VmLck") ?? 0) / 1024
     emit(Row(figure: "Peak RSS (VmHWM) of thrum-bench playing a 5 s pattern \(live ? "live through `pulse`" : "offline (no pulse server)")", value: "\(fmt(hwm, 1)) MB (before the engine: \(fmt(before, 1)) MB; locked by mlockall: \(fmt(locked, 1)) MB)", target: "—", command: command))
+    try benchPlayRSS(command: command)
+}
+
+/// Peak RSS (wait4's ru_maxrss) of `thrum play heartbeat --device null` against `aplay -D null` playing the
+/// same pattern rendered to a WAV, and of `thrum --help` (the Swift runtime and Foundation, loaded by any command).
+func benchPlayRSS(command: String) throws {
+    guard let thrum = thrumExecutable() else {
+        emit(Row(figure: "Peak RSS of `thrum play` vs aplay on ALSA `null`", value: "skipped: no `thrum` next to thrum-bench", target: "—", command: command))
+        return
+    }
+    let dir = try TempDir("rss")
+    defer { dir.cleanup() }
+    let wav = dir.path("heartbeat.wav")
+    let rendered = try spawnMeasured(thrum, ["render", "heartbeat", "--channels", "L+H,R+H", "-o", wav])
+    guard rendered.status == 0 else { throw BenchFailure("thrum render heartbeat failed (\(rendered.status))") }
+    progress("rss: thrum play heartbeat --device null, aplay -D null on its render, thrum --help (5 runs each)")
+    var play: [Double] = []
+    var aplay: [Double] = []
+    var help: [Double] = []
+    for _ in 0..<5 {
+        let p = try spawnMeasured(thrum, ["play", "heartbeat", "--device", "null"])
+        let a = try spawnMeasured("aplay", ["-q", "-D", "null", wav])
+        let h = try spawnMeasured(thrum, ["--help"])
+        guard p.status == 0, a.status == 0, h.status == 0 else {
+            throw BenchFailure("exit statuses: thrum play \(p.status), aplay \(a.status), thrum --help \(h.status)")
+        }
+        guard let pk = p.peakKB, let ak = a.peakKB, let hk = h.peakKB else {
+            emit(Row(figure: "Peak RSS of `thrum play` vs aplay on ALSA `null`", value: "skipped: /usr/bin/time (Debian package `time`) is not installed", target: "—", command: command))
+            return
+        }
+        play.append(Double(pk) / 1024)
+        aplay.append(Double(ak) / 1024)
+        help.append(Double(hk) / 1024)
+    }
+    emit(Row(figure: "Peak RSS of `thrum play heartbeat --device null` vs `aplay -D null` on the same pattern rendered (median of 5)", value: "\(fmt(median(play), 1)) MB vs \(fmt(median(aplay), 1)) MB (`thrum --help`: \(fmt(median(help), 1)) MB)", target: "—", command: command))
+    note("rss: peak RSS of each process by GNU time (`/usr/bin/time -f %M`); `thrum --help` loads the same libraries (Swift runtime, Foundation, ICU, libsndfile, ALSA) and plays nothing, so play − help is what playing adds")
 }
 
 // MARK: - xruns

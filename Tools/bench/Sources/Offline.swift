@@ -6,29 +6,36 @@ import Thrum
 
 // MARK: - throughput
 
-/// Renders 600 s of haptics to a 3-channel float WAV through an offline engine and times it against
-/// `sox … synth 600 sine 170` writing the same-sized file, in the same run.
+/// 600 s of haptics to a 3-channel 48 kHz float WAV, three ways in each run, one after the other: the library
+/// (an offline engine into `AudioFileWriter`), the command line (`thrum render`, spawned) and
+/// `sox … synth 600 sine 170` writing the same-sized file. Medians over the runs; the load average is noted.
 func benchThroughput(runs: Int) throws {
     let dir = try TempDir("throughput")
     defer { dir.cleanup() }
     let rate = 48_000
     let frames = 600 * rate
-    var thrumTimes: [Double] = []
+    let patternFile = dir.path("throughput.ahap")
+    try throughputAHAP().write(toFile: patternFile, atomically: true, encoding: .utf8)
+    let thrum = thrumExecutable()
+    if thrum == nil { note("throughput: no `thrum` next to thrum-bench (`swift build -c release --product thrum`): the command-line figure is skipped") }
+    var libraryTimes: [Double] = []
+    var cliTimes: [Double] = []
     var soxTimes: [Double] = []
+    var cliPeakKB: Int?
     for iteration in 1...runs {
-        progress("throughput: run \(iteration)/\(runs): Thrum renders 600 s to a 3-channel float WAV")
-        let thrumFile = dir.path("thrum.wav")
+        progress("throughput: run \(iteration)/\(runs): the library renders 600 s to a 3-channel float WAV")
+        let libraryFile = dir.path("library.wav")
         let start = nowNanos()
         var options = CHHapticEngine.Options()
         options.output = .offline
         options.sampleRate = Double(rate)
         options.channelMap = try ChannelMap(parsing: "L,R,H")
         let engine = try CHHapticEngine(options: options)
-        let player = try engine.makePlayer(with: throughputPattern())
+        let player = try engine.makePlayer(with: CHHapticPattern(contentsOf: URL(fileURLWithPath: patternFile)))
         try engine.start()
         try player.start(atTime: CHHapticTimeImmediate)
-        let writer = try AudioFileWriter(path: thrumFile, sampleRate: rate, channelCount: 3)
-        let block = 1024
+        let writer = try AudioFileWriter(path: libraryFile, sampleRate: rate, channelCount: 3)
+        let block = 4096  // as `thrum render` (OfflineRender): the kernel takes small writes at twice the cost
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: block * 3)
         defer { buffer.deallocate() }
         var done = 0
@@ -40,33 +47,64 @@ func benchThroughput(runs: Int) throws {
         }
         try writer.close()
         engine.stop()
-        let thrumSeconds = seconds(since: start)
-        thrumTimes.append(thrumSeconds)
-        let thrumSize = (try? FileManager.default.attributesOfItem(atPath: thrumFile)[.size] as? Int) ?? 0
-        // Delete before sox runs so the kernel is not still writing our file back during sox's run.
-        try? FileManager.default.removeItem(atPath: thrumFile)
+        libraryTimes.append(seconds(since: start))
+        let librarySize = fileSize(libraryFile)
+        // Each file is deleted before the next tool runs, so the kernel is not still writing it back meanwhile.
+        try? FileManager.default.removeItem(atPath: libraryFile)
+
+        var cliSize = 0
+        if let thrum {
+            progress("throughput: run \(iteration)/\(runs): thrum render --duration 600 (L,R,H float WAV)")
+            let cliFile = dir.path("cli.wav")
+            let cli = try spawnMeasured(thrum, ["render", patternFile, "--duration", "600", "-o", cliFile])
+            guard cli.status == 0 else { throw BenchFailure("thrum render failed (\(cli.status))") }
+            cliTimes.append(cli.seconds)
+            if let peak = cli.peakKB { cliPeakKB = max(cliPeakKB ?? 0, peak) }
+            cliSize = fileSize(cliFile)
+            try? FileManager.default.removeItem(atPath: cliFile)
+        }
 
         progress("throughput: run \(iteration)/\(runs): sox synth 600 sine 170 to the same format")
         let soxFile = dir.path("sox.wav")
-        let sox = try run(
+        let sox = try spawnMeasured(
             "sox", ["-n", "-r", "48000", "-c", "3", "-e", "floating-point", "-b", "32", soxFile, "synth", "600", "sine", "170"])
-        guard sox.status == 0 else { throw BenchFailure("sox failed (\(sox.status)): \(sox.stderr)") }
-        let soxSize = (try? FileManager.default.attributesOfItem(atPath: soxFile)[.size] as? Int) ?? 0
+        guard sox.status == 0 else { throw BenchFailure("sox failed (\(sox.status))") }
+        let soxSize = fileSize(soxFile)
         try? FileManager.default.removeItem(atPath: soxFile)
         soxTimes.append(sox.seconds)
         progress(
-            "throughput: Thrum \(fmt(thrumSeconds)) s (\(thrumSize) bytes), sox \(fmt(sox.seconds)) s (\(soxSize) bytes)")
-        if abs(thrumSize - soxSize) > 4096 {
-            note("throughput: file sizes differ: Thrum \(thrumSize) bytes, sox \(soxSize) bytes")
+            "throughput: library \(fmt(libraryTimes.last!)) s (\(librarySize) bytes), thrum render \(cliTimes.last.map { fmt($0) } ?? "-") s (\(cliSize) bytes), sox \(fmt(sox.seconds)) s (\(soxSize) bytes)")
+        for (name, size) in [("library", librarySize), ("thrum render", cliSize)] where size > 0 && abs(size - soxSize) > 4096 {
+            note("throughput: file sizes differ: \(name) \(size) bytes, sox \(soxSize) bytes")
         }
     }
-    let thrum = median(thrumTimes)
+    let library = median(libraryTimes)
     let sox = median(soxTimes)
     let suffix = runs > 1 ? " (median of \(runs))" : ""
     let command = "`thrum-bench throughput`"
-    emit(Row(figure: "Render 600 s of haptics to 3-ch float WAV, Thrum wall time\(suffix)", value: "\(fmt(thrum)) s (\(fmt(600 / thrum, 0))× real time)", target: "—", command: command))
+    emit(Row(figure: "Render 600 s of haptics to 3-ch float WAV through the library (offline engine → AudioFileWriter), wall time\(suffix)", value: "\(fmt(library)) s (\(fmt(600 / library, 0))× real time)", target: "—", command: command))
+    if !cliTimes.isEmpty {
+        let cli = median(cliTimes)
+        emit(Row(figure: "Same file with `thrum render PATTERN --duration 600 -o OUT.wav` (a process), wall time\(suffix)", value: "\(fmt(cli)) s" + (cliPeakKB.map { " (peak RSS \(fmt(Double($0) / 1024, 1)) MB)" } ?? ""), target: "—", command: command))
+    }
     emit(Row(figure: "Same file with `sox -n … synth 600 sine 170`, wall time\(suffix)", value: "\(fmt(sox)) s", target: "—", command: command))
-    emit(Row(figure: "Thrum ÷ sox wall time", value: fmt(thrum / sox), target: "≤ 0.5", command: command))
+    if !cliTimes.isEmpty {
+        emit(Row(figure: "`thrum render` ÷ sox wall time", value: fmt(median(cliTimes) / sox), target: "≤ 0.35", command: command))
+    }
+    emit(Row(figure: "Library ÷ sox wall time", value: fmt(library / sox), target: "≤ 0.5", command: command))
+    note("throughput: the pattern is 20 consecutive 30 s HapticContinuous events (intensity 1, sharpness 0.5); the three writers run one after the other in each run, each file deleted before the next starts; load average (1/5/15 min) at the end: \(loadAverage())")
+}
+
+/// Twenty consecutive 30 s HapticContinuous events (intensity 1, sharpness 0.5): 600 s of haptics, as AHAP.
+func throughputAHAP() -> String {
+    let events = (0..<20).map { index in
+        #"{"Event": {"Time": \#(index * 30), "EventType": "HapticContinuous", "EventDuration": 30, "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": 1}, {"ParameterID": "HapticSharpness", "ParameterValue": 0.5}]}}"#
+    }
+    return #"{"Version": 1.0, "Pattern": ["# + events.joined(separator: ",\n") + "]}\n"
+}
+
+func fileSize(_ path: String) -> Int {
+    (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
 }
 
 // MARK: - voices

@@ -111,6 +111,50 @@ func run(_ name: String, _ arguments: [String]) throws -> ProcessResult {
         stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "", seconds: elapsed)
 }
 
+/// A child's exit status, wall time (launch to exit) and peak resident set in kB (nil without GNU time).
+struct MeasuredRun {
+    var status: Int32
+    var seconds: Double
+    var peakKB: Int?
+}
+
+/// Runs a program to completion with standard input and output on /dev/null (standard error is passed
+/// through), under GNU time (`/usr/bin/time -f %M`, Debian package `time`) when it is installed, for the
+/// program's own peak RSS. Not wait4's ru_maxrss of a child spawned from here: posix_spawn shares this
+/// process's memory until the exec, and the kernel carries that high-water mark across it (every child of
+/// thrum-bench would report thrum-bench's ~20 MB); GNU time is a small process that forks.
+func spawnMeasured(_ name: String, _ arguments: [String]) throws -> MeasuredRun {
+    guard let path = executablePath(name) else { throw BenchFailure("'\(name)' is not installed (not on PATH)") }
+    let gnuTime = "/usr/bin/time"
+    let report = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-bench-rss-\(getpid())-\(nowNanos())").path
+    defer { unlink(report) }
+    let measured = FileManager.default.isExecutableFile(atPath: gnuTime)
+    let command = measured ? [gnuTime, "-f", "%M", "-o", report, path] + arguments : [path] + arguments
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var pid: pid_t = 0
+    let start = nowNanos()
+    let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
+    guard spawned == 0 else { throw BenchFailure("could not start \(command[0]): \(String(cString: strerror(spawned)))") }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 {
+        guard errno == EINTR else { throw BenchFailure("waitpid for \(path) failed: \(String(cString: strerror(errno)))") }
+    }
+    let elapsed = seconds(since: start)
+    // Exited normally: the status's low 7 bits are 0 and the code is in the next byte; else 128 + signal.
+    let exitStatus = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    // GNU time writes "Command exited with non-zero status N" before the figure when the program failed.
+    let peak = measured
+        ? ((try? String(contentsOfFile: report, encoding: .utf8)) ?? "").split(separator: "\n").last.flatMap { Int($0) }
+        : nil
+    return MeasuredRun(status: exitStatus, seconds: elapsed, peakKB: peak)
+}
+
 /// A background `yes > /dev/null` keeping one core busy; stopped by its own pid.
 final class CPULoad {
     private let process = Process()
@@ -141,12 +185,17 @@ func systemDescription() -> [String] {
     let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
         .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "?" } ?? "?"
     let cores = ProcessInfo.processInfo.activeProcessorCount
-    let load = ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?").split(separator: " ").prefix(3)
-        .joined(separator: " ")
+    let load = loadAverage()
     return [
         "- Date: \(date)", "- Kernel: `\(uname)`", "- CPU: \(model), \(cores) core\(cores == 1 ? "" : "s")",
         "- Load average (1/5/15 min) when the table was printed: \(load) (other processes on the machine add noise)",
     ]
+}
+
+/// The 1, 5 and 15 minute load averages, e.g. "0.87 0.60 1.25".
+func loadAverage() -> String {
+    ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?").split(separator: " ").prefix(3)
+        .joined(separator: " ")
 }
 
 /// A field of /proc/self/status in kB (VmHWM, VmRSS, …).
@@ -203,13 +252,6 @@ func transientTrain(length: Double, interval: Double, intensity: Float, sharpnes
             parameters: [parameter(.hapticIntensity, intensity), parameter(.hapticSharpness, sharpness)],
             relativeTime: $0)
     }
-}
-
-/// Twenty consecutive 30 s HapticContinuous events (intensity 1, sharpness 0.5): 600 s of haptics.
-func throughputPattern() throws -> CHHapticPattern {
-    try CHHapticPattern(
-        events: (0..<20).map { hapticContinuous(at: Double($0) * 30, duration: 30, intensity: 1, sharpness: 0.5) },
-        parameters: [])
 }
 
 /// The pattern of voice `index` in the voice mix: one sounding voice each, in rotation a continuous

@@ -4,14 +4,14 @@ import Glibc
 
 let usage = """
     usage: thrum-bench COMMAND [options]
-      throughput [--runs N]   600 s of haptics to a 3-ch float WAV vs sox
+      throughput [--runs N]   600 s of haptics to a 3-ch float WAV: library, `thrum render` and sox
       voices                  render cost per 256-frame period at 1/16/64 voices
       alloc                   heap allocations: 2000 periods at 64 voices, and on the ALSA thread (exit 1 if not 0)
       sanity                  shows that the malloc counter counts (exit 1 if not)
       storm [--seconds S]     allocations/frees/retains/releases on the live render thread during a
                               command storm of S s (default 3) on ALSA null (exit 1 if not all 0)
       latency [--runs N]      start to first frame, live on ALSA `pulse`
-      rss                     peak RSS playing a 5 s pattern
+      rss                     peak RSS playing a 5 s pattern; `thrum play` vs aplay on ALSA `null`
       xruns [--no-load]       period/xrun matrix vs aplay on `pulse`
       analysis [--runs N]     audio-to-haptics analysis speed on 60 s of 48 kHz stereo vs sox stats
       card-xruns [--no-load] [--seconds S]  underruns vs aplay on the simulated card (64×2, 128×2, 256×4; mlockall)
