@@ -210,9 +210,39 @@ struct DecoderTests {
             diagnostics(text) == [
                 "t.ahap:1:47: error: Pattern[0].ParameterCurve: the ParameterCurve has no ParameterID; add \"ParameterID\", e.g. \"HapticIntensityControl\" [CHHapticError.badParameterEntry]",
                 "t.ahap:1:47: error: Pattern[0].ParameterCurve: the ParameterCurve has no Time; add \"Time\" (seconds from the pattern start) [CHHapticError.badParameterEntry]",
-                "t.ahap:1:80: error: Pattern[0].ParameterCurve.ParameterCurveControlPoints[0]: the control point has no ParameterValue; add \"ParameterValue\" [CHHapticError.badParameterEntry]",
+                "t.ahap:1:80: warning: Pattern[0].ParameterCurve.ParameterCurveControlPoints[0]: the control point has no ParameterValue; it is dropped (Core Haptics' reader drops it); add \"ParameterValue\"",
                 "t.ahap:1:93: error: Pattern[0].ParameterCurve.ParameterCurveControlPoints[1]: the control point has no Time; add \"Time\" (seconds from the curve's Time) [CHHapticError.badParameterEntry]",
             ])
+    }
+
+    @Test func controlPointWithoutValueIsDroppedWithAWarning() throws {
+        let text = doc(
+            "{\"ParameterCurve\": {\"ParameterID\": \"HapticIntensityControl\", \"Time\": 0, \"ParameterCurveControlPoints\": "
+                + "[{\"Time\": 0, \"ParameterValue\": 1}, {\"Time\": 0.5}, {\"Time\": 1, \"ParameterValue\": 0}]}}")
+        let result = AHAPDecoder.decode(text: text, file: "t.ahap")
+        #expect(!result.hasErrors)
+        #expect(result.diagnostics.map(\.severity) == [.warning])
+        let curve = try #require(result.pattern?.curves.first)
+        #expect(curve.points == [ControlPointData(time: 0, value: 1), ControlPointData(time: 1, value: 0)])
+    }
+
+    @Test(arguments: ["tap.txt", "tap", "tap.AHAP.bak"])
+    func patternFileWithAnotherExtensionLoadsWithAWarning(name: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-decoder-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent(name)
+        try Data(doc("{\"Event\": {\"Time\": 0, \"EventType\": \"HapticTransient\"}}").utf8).write(to: file)
+        let result = AHAPDecoder.decode(contentsOfFile: file.path)
+        #expect(result.pattern != nil && !result.hasErrors)
+        #expect(result.diagnostics.count == 1)
+        #expect(result.diagnostics.first?.severity == .warning)
+        #expect(result.diagnostics.first?.message.contains(".ahap or .json") == true, "\(result.diagnostics)")
+        for accepted in ["tap.ahap", "tap.JSON"] {
+            let ok = folder.appendingPathComponent(accepted)
+            try Data(doc("{\"Event\": {\"Time\": 0, \"EventType\": \"HapticTransient\"}}").utf8).write(to: ok)
+            #expect(AHAPDecoder.decode(contentsOfFile: ok.path).diagnostics.isEmpty)
+        }
     }
 
     @Test func numericStringsAreAcceptedWithAWarning() throws {
