@@ -63,7 +63,8 @@ public enum AHAPDecoder {
         decode(parsed: JSONReader.parse(data), file: file)
     }
 
-    /// Reads and decodes the file at `path`. An unreadable file gives a `fileNotFound` error diagnostic.
+    /// Reads and decodes the file at `path`. An unreadable file gives a `fileNotFound` error diagnostic; a
+    /// name that does not end in `.ahap` or `.json` (the only ones Core Haptics opens) a warning.
     public static func decode(contentsOfFile path: String) -> AHAPDecodeResult {
         let data: Data
         do {
@@ -78,7 +79,19 @@ public enum AHAPDecoder {
                     Diagnostic(.error, file: path, path: "", message: "cannot open the file: \(reason)", code: .fileNotFound)
                 ])
         }
-        return decode(data: data, file: path)
+        var result = decode(data: data, file: path)
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        let suffix = URL(fileURLWithPath: path).pathExtension.lowercased()
+        if suffix != "ahap" && suffix != "json" {
+            let stem = suffix.isEmpty ? name : String(name.dropLast(suffix.count + 1))
+            result.diagnostics.insert(
+                Diagnostic(
+                    .warning, file: path, path: "",
+                    message: "the file name does not end in .ahap or .json: Core Haptics refuses to open it (Thrum reads it as AHAP)",
+                    suggestion: "rename it to \(stem).ahap", code: .notSupported),
+                at: 0)
+        }
+        return result
     }
 
     /// Decodes a pattern dictionary (`CHHapticPattern(dictionary:)`). Keys may be `String`s or

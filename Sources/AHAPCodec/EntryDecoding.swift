@@ -298,11 +298,7 @@ extension DecodeContext {
             let listPath = Self.join(path, "ParameterCurveControlPoints")
             if case .array(let entries) = list.value.value {
                 for (index, entry) in entries.enumerated() {
-                    if let point = decodePoint(entry, path: "\(listPath)[\(index)]") {
-                        points.append(point)
-                    } else {
-                        ok = false
-                    }
+                    if let point = decodePoint(entry, path: "\(listPath)[\(index)]", ok: &ok) { points.append(point) }
                 }
             } else {
                 report(
@@ -316,11 +312,14 @@ extension DecodeContext {
         return ParameterCurveData(id: CHHapticDynamicParameter.ID(rawValue: id), time: time, points: points)
     }
 
-    mutating func decodePoint(_ node: JSONNode, path: String) -> ControlPointData? {
+    /// A control point, or nil: with `ok` set to false for an error, or left as it is when the point is
+    /// dropped with a warning (no `ParameterValue`: DECISIONS "AHAP leniency").
+    mutating func decodePoint(_ node: JSONNode, path: String, ok curveOK: inout Bool) -> ControlPointData? {
         guard case .object = node.value else {
             report(
                 .error, .badParameterEntry, "a control point must be an object, found \(node.typeDescription)",
                 path: path, at: node.position)
+            curveOK = false
             return nil
         }
         let members = self.members(of: node, path: path, known: Keys.point)
@@ -329,11 +328,18 @@ extension DecodeContext {
             members["Time"], .badParameterEntry, "the control point has no Time",
             suggestion: "add \"Time\" (seconds from the curve's Time)", node: node, path: path, ok: &ok)
         let time = readNumber(members["Time"], in: path, ok: &ok)
-        requirePresent(
-            members["ParameterValue"], .badParameterEntry, "the control point has no ParameterValue",
-            suggestion: "add \"ParameterValue\"", node: node, path: path, ok: &ok)
+        guard members["ParameterValue"] != nil else {
+            report(
+                .warning, nil, "the control point has no ParameterValue; it is dropped (Core Haptics' reader drops it)",
+                suggestion: "add \"ParameterValue\"", path: path, at: node.position)
+            if !ok { curveOK = false }
+            return nil
+        }
         let value = readFloat(members["ParameterValue"], in: path, ok: &ok)
-        guard ok, let time, let value else { return nil }
+        guard ok, let time, let value else {
+            curveOK = false
+            return nil
+        }
         return ControlPointData(time: time, value: value)
     }
 }

@@ -21,16 +21,18 @@ public struct ActuatorProfile: Sendable, Equatable {
     public var highFrequency: Double
     /// Intensity → amplitude law.
     public var law: IntensityLaw
-    /// Amplitude at intensity 1, 0 < gain ≤ 1.
+    /// Amplitude at intensity 1 (the loudest single event), 0 < gain < 1: below full scale, so the limiter's
+    /// soft range lies between it and ±1.
     public var gain: Double
-    /// Soft-limiter knee on the haptic bus, 0 < threshold < 1; the bus never leaves ±1.
+    /// Soft-limiter knee on the haptic bus, gain ≤ threshold < 1: a lone event never reaches it (the limiter
+    /// is transparent for it); only overlapping events summing above it are bent, and the bus never leaves ±1.
     public var limiterThreshold: Double
     /// Length of a HapticTransient burst in seconds, 0.010…0.030 (default 0.020).
     public var transientDuration: Double
 
     /// Creates a profile (values are not validated; `validate()` does that).
     public init(
-        name: String, lowFrequency: Double, highFrequency: Double, law: IntensityLaw = .square, gain: Double = 1,
+        name: String, lowFrequency: Double, highFrequency: Double, law: IntensityLaw = .square, gain: Double = 0.8,
         limiterThreshold: Double = 0.8, transientDuration: Double = 0.02
     ) {
         self.name = name
@@ -76,9 +78,15 @@ public struct ActuatorProfile: Sendable, Equatable {
             throw .invalidField(
                 "highFrequency", "must be below \(Self.number(rate / 4)) Hz (a quarter of \(whose)), got \(Self.number(highFrequency))")
         }
-        if !(gain > 0 && gain <= 1) { throw .invalidField("gain", "must be in 0 < gain ≤ 1, got \(Self.number(gain))") }
-        if !(limiterThreshold > 0 && limiterThreshold < 1) {
-            throw .invalidField("limiterThreshold", "must be in 0 < threshold < 1, got \(Self.number(limiterThreshold))")
+        if !(gain > 0 && gain < 1) {
+            throw .invalidField(
+                "gain",
+                "must be in 0 < gain < 1 (below full scale: the limiter's soft range lies between the gain and ±1), got \(Self.number(gain))")
+        }
+        if !(limiterThreshold >= gain && limiterThreshold < 1) {
+            throw .invalidField(
+                "limiterThreshold",
+                "must be in gain (\(Self.number(gain))) ≤ threshold < 1 (a lone event must pass the limiter untouched), got \(Self.number(limiterThreshold))")
         }
         if !(transientDuration >= 0.010 && transientDuration <= 0.030) {
             throw .invalidField("transientDuration", "must be 0.010…0.030 s, got \(Self.number(transientDuration))")
@@ -92,11 +100,11 @@ public struct ActuatorProfile: Sendable, Equatable {
 
     /// The generic wideband voice coil: 80–230 Hz, square law (matches `Resources/Actuators/default.json`).
     public static let `default` = ActuatorProfile(
-        name: "default", lowFrequency: 80, highFrequency: 230, law: .square, gain: 1, limiterThreshold: 0.8,
+        name: "default", lowFrequency: 80, highFrequency: 230, law: .square, gain: 0.8, limiterThreshold: 0.8,
         transientDuration: 0.02)
     /// A linear resonant actuator: narrow band around 170 Hz (matches `lra.json`).
     public static let lra = ActuatorProfile(
-        name: "lra", lowFrequency: 160, highFrequency: 180, law: .square, gain: 1, limiterThreshold: 0.8,
+        name: "lra", lowFrequency: 160, highFrequency: 180, law: .square, gain: 0.8, limiterThreshold: 0.8,
         transientDuration: 0.025)
     /// "Speaker audition": a higher band that laptop speakers reproduce, linear law (matches `speaker.json`).
     public static let speaker = ActuatorProfile(

@@ -18,11 +18,11 @@ public enum ControlLane: Int, Sendable, CaseIterable, BitwiseCopyable {
     case hapticIntensity = 0
     /// + haptic sharpness (continuous events only), −1…1.
     case hapticSharpness
-    /// + haptic attack time x, −1…1 (read when an event starts).
+    /// + haptic attack time x, −1…1 (acts on events already playing too).
     case hapticAttack
-    /// + haptic decay time x, −1…1 (read when an event starts).
+    /// + haptic decay time x, −1…1 (acts on events already playing too).
     case hapticDecay
-    /// + haptic release time x, −1…1 (read when an event starts).
+    /// + haptic release time x, −1…1 (acts on events already playing too).
     case hapticRelease
     /// × audio volume, 0…1, default 1.
     case audioVolume
@@ -32,11 +32,11 @@ public enum ControlLane: Int, Sendable, CaseIterable, BitwiseCopyable {
     case audioPitch
     /// + audio brightness, −1…1.
     case audioBrightness
-    /// + audio attack time x, −1…1 (read when an event starts).
+    /// + audio attack time x, −1…1 (acts on events already playing too).
     case audioAttack
-    /// + audio decay time x, −1…1 (read when an event starts).
+    /// + audio decay time x, −1…1 (acts on events already playing too).
     case audioDecay
-    /// + audio release time x, −1…1 (read when an event starts).
+    /// + audio release time x, −1…1 (acts on events already playing too).
     case audioRelease
 
     /// Number of lanes per player.
@@ -128,10 +128,18 @@ public struct CompiledEvent: Sendable, Equatable, BitwiseCopyable {
     public var envelope: EnvelopeFrames
     /// Index into `CompiledPattern.buffers` for AudioCustom, else −1.
     public var buffer: Int
-    /// `EventWaveformUseVolumeEnvelope` (short fades in/out), default true.
+    /// `EventWaveformUseVolumeEnvelope` (de-click ramps, or the AttackTime/ReleaseTime ramps), default true.
     public var useVolumeEnvelope: Bool
     /// `EventWaveformLoopEnabled`, default false.
     public var loopEnabled: Bool
+    /// AudioCustom: the event gives AttackTime / ReleaseTime (its ramps follow t(x) and the time controls).
+    public var attackGiven: Bool
+    public var releaseGiven: Bool
+    /// AudioCustom: the de-click ramps of the file's own start and end, in frames at natural speed: up to
+    /// the file's first zero crossing and from its last one, each at most 1 ms and half the file (0 = the
+    /// file starts or ends at zero: it plays untouched there).
+    public var startRamp: Int
+    public var endRamp: Int
     /// Frames the event sounds for from its onset, release tail included, at default controls and rate 1.
     public var lengthFrames: Int
     /// A transient the player's intensity control does not scale (`EventData.ignoresIntensityControl`).
@@ -197,7 +205,8 @@ public final class CompiledPattern: Sendable {
     public let controls: [ControlChange]
     /// Audio buffers referenced by AudioCustom events (`CompiledEvent.buffer`).
     public let buffers: [SampleBuffer]
-    /// `PatternData.duration` in seconds (no release tails).
+    /// The pattern's length in seconds: `PatternData.duration` with each AudioCustom file counted
+    /// (`PatternData.duration(fileSeconds:)`; no release tails).
     public let duration: Double
     /// The frame (from the pattern start, rate 1) where the last sound ends: release tails and files included.
     public let tailFrames: Int
@@ -248,6 +257,7 @@ public final class CompiledPattern: Sendable {
             let durationFrames = frames(duration)
             var bufferIndex = -1
             var length = 0
+            var ramps = (start: 0, end: 0)
             let loop = event.loopEnabled ?? false
             switch kind {
             case .transient:
@@ -266,8 +276,8 @@ public final class CompiledPattern: Sendable {
                 }
                 bufferIndex = buffers.count
                 buffers.append(buffer)
-                length = Self.customPlayFrames(
-                    fileFrames: buffer.frameCount, durationFrames: durationFrames, loop: loop)
+                length = frames(event.audioPlayedDuration(fileSeconds: buffer.duration))
+                ramps = Self.deClickRamps(buffer, maxFrames: Self.deClickFrames(sampleRate))
             }
             tail = max(tail, frames(time) + length)
             compiled.append(
@@ -278,7 +288,9 @@ public final class CompiledPattern: Sendable {
                     sustained: event.isSustained, volume: event.value(of: .audioVolume),
                     pan: event.value(of: .audioPan), pitch: event.value(of: .audioPitch),
                     brightness: event.value(of: .audioBrightness), envelope: envelope, buffer: bufferIndex,
-                    useVolumeEnvelope: event.useVolumeEnvelope ?? true, loopEnabled: loop, lengthFrames: length,
+                    useVolumeEnvelope: event.useVolumeEnvelope ?? true, loopEnabled: loop,
+                    attackGiven: event.has(.attackTime), releaseGiven: event.has(.releaseTime), startRamp: ramps.start,
+                    endRamp: ramps.end, lengthFrames: length,
                     ignoresIntensityControl: kind == .transient && event.ignoresIntensityControl))
         }
         events = compiled.enumerated().sorted { a, b in
@@ -287,10 +299,12 @@ public final class CompiledPattern: Sendable {
 
         controls = Self.controlChanges(of: pattern)
         self.buffers = buffers
-        duration = pattern.duration
-        tailFrames = max(tail, frames(pattern.duration))
+        let bufferOf = Dictionary(uniqueKeysWithValues: compiled.filter { $0.buffer >= 0 }.map { ($0.index, buffers[$0.buffer]) })
+        let duration = pattern.duration { bufferOf[$0]?.duration }
+        self.duration = duration
+        tailFrames = max(tail, frames(duration))
         view = PatternView(
-            events: events, controls: controls, buffers: buffers, profile: profile, duration: pattern.duration,
+            events: events, controls: controls, buffers: buffers, profile: profile, duration: duration,
             transientFrames: transientFrames, sampleRate: sampleRate)
     }
 
@@ -356,10 +370,39 @@ public final class CompiledPattern: Sendable {
         }
     }
 
-    /// Frames an AudioCustom voice plays: EventDuration when looping (the file when 0), else the file
-    /// truncated to EventDuration when that is shorter (0 = whole file).
-    static func customPlayFrames(fileFrames: Int, durationFrames: Int, loop: Bool) -> Int {
-        if loop { return durationFrames > 0 ? durationFrames : fileFrames }
-        return durationFrames > 0 ? min(durationFrames, fileFrames) : fileFrames
+    /// The de-click ramp length in frames at `sampleRate`: 1 ms, at least one frame.
+    static func deClickFrames(_ sampleRate: Double) -> Int { max(1, Int((0.001 * sampleRate).rounded())) }
+
+    /// The de-click ramps of a file's own start and end (frames at natural speed): up to its first zero
+    /// crossing and from its last one, each at most `maxFrames` and half the file. A crossing is a sample at
+    /// zero or a change of sign; for a stereo file, the later (start) or earlier (end) of the two channels'.
+    static func deClickRamps(_ buffer: SampleBuffer, maxFrames: Int) -> (start: Int, end: Int) {
+        let n = buffer.frameCount
+        let limit = min(maxFrames, n / 2)
+        let channels = buffer.channelCount
+        let x = buffer.samples
+        func crossing(_ k: Int, _ c: Int, towards previous: Int) -> Bool {
+            let v = x[k * channels + c]
+            if v == 0 { return true }
+            let p = previous >= 0 && previous < n ? x[previous * channels + c] : v
+            return (v < 0) != (p < 0)
+        }
+        var start = 0
+        var end = 0
+        for c in 0..<channels {
+            var first = limit
+            for k in 0..<limit where crossing(k, c, towards: k - 1) {
+                first = k
+                break
+            }
+            start = max(start, first)
+            var last = limit
+            for back in 0..<limit where crossing(n - 1 - back, c, towards: n - back) {
+                last = back
+                break
+            }
+            end = max(end, last)
+        }
+        return (start, end)
     }
 }

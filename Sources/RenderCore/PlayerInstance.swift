@@ -86,6 +86,9 @@ struct PlayerInstance: BitwiseCopyable {
     var seekSeconds: Double = 0
     /// How a `.stopping` instance ends: `.stopped` (stopPlayer) or `.finished` (seek past the end).
     var endReason: PlayerNotification.Reason = .stopped
+    /// The engine frame at which the fade of the last loop seam ends (audio files starting before it rise
+    /// over the rest of the fade; see `Renderer.fadeAtSeam`).
+    var seamFadeEnd: Int = 0
 
     /// An instance scheduled to play `pattern` from `startFrame`.
     /// - Parameters:
@@ -139,22 +142,23 @@ struct PlayerInstance: BitwiseCopyable {
         return seconds * framesPerSecond >= 1 ? seconds : 0
     }
 
-    /// A seek offset wrapped into the loop (offset mod loop length, when looping and past it).
-    func wrappedOffset(_ seconds: Double) -> Double {
-        loopSeconds > 0 && seconds >= loopSeconds ? seconds.truncatingRemainder(dividingBy: loopSeconds) : seconds
+    /// Where a seek to `seconds` lands: the loop start (0) when looping and `seconds` is at or past the loop
+    /// end (Apple: "jump to the loop start if looping"), else `seconds`.
+    func seekTarget(_ seconds: Double) -> Double {
+        loopSeconds > 0 && seconds >= loopSeconds ? 0 : seconds
     }
 
     /// The position reported at engine frame `frame`: playing, within 0 … loop length when looping, else
-    /// 0 … duration; scheduled or paused, the pending seek (wrapped) or the start / paused position;
+    /// 0 … duration; scheduled or paused, the pending seek (its target) or the start / paused position;
     /// stopping, the position at the stop; idle, 0.
     func reportedPosition(at frame: Int) -> Double {
         switch phase {
         case .idle:
             return 0
         case .scheduled:
-            return seekPending ? wrappedOffset(seekSeconds) : 0
+            return seekPending ? seekTarget(seekSeconds) : 0
         case .paused:
-            return seekPending ? wrappedOffset(seekSeconds) : heldSeconds
+            return seekPending ? seekTarget(seekSeconds) : heldSeconds
         case .stopping:
             return heldSeconds
         case .playing:
@@ -323,14 +327,15 @@ struct PlayerInstance: BitwiseCopyable {
         endFrame += delta
     }
 
-    /// Moves a playing instance to pattern position `seconds` (wrapped into the loop) at frame `now`:
+    /// Moves a playing instance to pattern position `seconds` (the loop start when looping and `seconds` is at
+    /// or past the loop end) at frame `now`:
     /// the next event is the first at or after the offset, controls restart from the first (the caller
     /// replays them up to the offset). Without a loop, an offset at or past the duration ends it instead
     /// (`.stopping`, reason `.finished`).
     /// - Returns: false when it ended (or has no pattern).
     mutating func seek(to seconds: Double, at now: Int) -> Bool {
         guard let pattern else { return false }
-        let x = wrappedOffset(seconds)
+        let x = seekTarget(seconds)
         if loopSeconds == 0, x >= pattern.duration {
             heldSeconds = pattern.duration
             stopFrame = now

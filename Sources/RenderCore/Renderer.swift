@@ -22,8 +22,8 @@ struct OnsetRecord: Equatable {
 /// starts, loop seams and pattern controls, transport commands, external parameters, stops, event onsets.
 ///
 /// Loop seams: at each seam, the player's HapticContinuous, AudioContinuous and AudioCustom voices still
-/// sounding (also release tails) fade out over `stopFadeSeconds`, starting at the seam frame; transients
-/// ring their natural length (≤ 30 ms).
+/// sounding (also release tails) fade out over 1 ms, starting at the seam frame, while the new pass's voices
+/// rise at least as slowly (no overshoot across the seam); transients ring their natural length (≤ 30 ms).
 ///
 /// Instances: every call that acts on a player names an `InstanceID` (slot + generation); a call for an
 /// instance that is not the slot's current one is dropped, and an instance that ends takes everything still
@@ -59,6 +59,8 @@ public final class Renderer {
     let audioHaptics: AudioHapticFollower?
     /// `stopFadeSeconds` in frames (≥ 1).
     let stopFadeFrames: Int
+    /// The 1 ms de-click ramp in frames (≥ 1): loop seam fades, audio file ramps, the cut of a decay.
+    let deClickFrames: Int
     /// One-pole low-pass coefficient of the tone's ≈500 Hz corner at `sampleRate`.
     let lowpassBase: Float
     /// The voice pool: `voiceCount` sounding voices, in start order (the summation order).
@@ -101,6 +103,7 @@ public final class Renderer {
                 maxBlockFrames: configuration.maxBlockFrames)
         }
         stopFadeFrames = max(1, Int((configuration.stopFadeSeconds * configuration.sampleRate).rounded()))
+        deClickFrames = CompiledPattern.deClickFrames(configuration.sampleRate)
         // One-pole coefficient for a ≈500 Hz corner: 1 − e^(−2π·500/rate).
         var e = 1.0
         let x = -2 * Double.pi * 500 / configuration.sampleRate

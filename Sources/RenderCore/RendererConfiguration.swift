@@ -19,8 +19,8 @@ public struct RendererConfiguration: Sendable, Equatable {
     /// Player notifications kept until `nextNotification()` reads them (≥ 1; default 64); more are counted
     /// as dropped.
     public var maxNotifications: Int
-    /// Fade applied when a player stops, pauses, seeks or cuts a voice at a loop seam, and the fade-in
-    /// of voices that continue after a resume, in seconds (≥ 0, at least one frame is used; default 5 ms).
+    /// Fade applied when a player stops, pauses or seeks, and the fade-in of voices that continue after a
+    /// resume, in seconds (≥ 0, at least one frame is used; default 5 ms). Loop seams fade over 1 ms.
     public var stopFadeSeconds: Double
     /// Transport commands (pause, resume, seek, rate, loop) waiting for their frame (≥ 1; default 64);
     /// more are refused.

@@ -50,7 +50,7 @@ extension Renderer {
     func advance(_ slot: Int, _ now: Int) {
         while players[slot].loopWrapFrame <= now {
             players[slot].crossSeam()
-            fadeAtSeam(slot)
+            fadeAtSeam(slot, now)
         }
         while players[slot].nextControlFrame <= now { applyNextControl(slot) }
     }
@@ -62,11 +62,15 @@ extension Renderer {
         }
     }
 
-    /// Loop seam: the player's continuous and audio voices fade out from here; transients ring on.
-    func fadeAtSeam(_ slot: Int) {
+    /// Loop seam at `now`: the player's continuous and audio voices fade out over the 1 ms de-click ramp;
+    /// transients ring on. Voices of the new pass rise at least as slowly (every attack lasts at least 1 ms, and
+    /// audio files that start within the fade get a ramp to its end), so the sum across the seam never exceeds
+    /// the louder of the two passes (DECISIONS "Advanced player").
+    func fadeAtSeam(_ slot: Int, _ now: Int) {
         for i in 0..<voiceCount where voices[i].player == slot && voices[i].kind != .transient {
-            voices[i].beginFade(frames: stopFadeFrames)
+            voices[i].beginFade(frames: deClickFrames)
         }
+        players[slot].seamFadeEnd = now + deClickFrames
     }
 
     /// Starts the voice for the player's next event at engine frame `now` (counts an overflow when the
@@ -89,6 +93,10 @@ extension Renderer {
         v.intensity = event.intensity
         v.sharpness = event.sharpness
         let durationFrames = players[slot].frames(forDuration: event.duration)
+        v.sampleRate = sampleRate
+        v.attackX = event.attack
+        v.decayX = event.decay
+        v.releaseX = event.release
         switch event.kind {
         case .transient:
             let length = pattern.transientFrames
@@ -99,45 +107,66 @@ extension Renderer {
         case .hapticContinuous:
             v.incrementLow = Float(profile.lowFrequency / sampleRate)
             v.incrementSpan = Float((profile.highFrequency - profile.lowFrequency) / sampleRate)
-            setEnvelope(&v, event, slot, now, durationFrames, .hapticAttack, .hapticDecay, .hapticRelease)
+            v.timeLane = ControlLane.hapticAttack.rawValue
+            startEnvelope(&v, event, slot, now, durationFrames)
         case .audioContinuous:
             v.volume = event.volume
             v.pan = event.pan
             v.pitch = event.pitch
             v.brightness = event.brightness
             v.lowpassBase = lowpassBase
-            setEnvelope(&v, event, slot, now, durationFrames, .audioAttack, .audioDecay, .audioRelease)
+            v.timeLane = ControlLane.audioAttack.rawValue
+            startEnvelope(&v, event, slot, now, durationFrames)
         case .audioCustom:
             let buffer = pattern.buffers[event.buffer]
+            guard buffer.frameCount > 0 else { return }
             v.volume = event.volume
             v.pan = event.pan
+            v.pitch = event.pitch
+            v.brightness = event.brightness
+            v.lowpassBase = lowpassBase
+            v.timeLane = ControlLane.audioAttack.rawValue
             v.samples = buffer.samples.baseAddress
             v.channels = buffer.channelCount
             v.fileFrames = buffer.frameCount
-            v.loop = event.loopEnabled
+            v.loop = event.loopEnabled && durationFrames > 0
             v.useEnvelope = event.useVolumeEnvelope
-            v.playFrames = CompiledPattern.customPlayFrames(
-                fileFrames: buffer.frameCount, durationFrames: durationFrames, loop: event.loopEnabled)
-            v.end = v.playFrames
-            let fade = max(1, min(stopFadeFrames, v.playFrames / 2))
-            v.inverseFade = 1 / Float(fade)
+            v.durationFrames = durationFrames
+            v.attackGiven = event.attackGiven
+            v.releaseGiven = event.releaseGiven
+            startFileRamps(&v, event, slot, now)
         }
-        guard v.end > 0 else { return }
         voices[voiceCount] = v
         voiceCount += 1
         players[slot].voiceCount += 1
         logOnset(slot, event.index, now, event.kind, resumed: false)
     }
 
-    /// The envelope of a continuous voice: the event's attack/decay/release plus the lanes' values at `now`.
-    private func setEnvelope(
-        _ v: inout Voice, _ event: CompiledEvent, _ slot: Int, _ now: Int, _ durationFrames: Int,
-        _ attackLane: ControlLane, _ decayLane: ControlLane, _ releaseLane: ControlLane
-    ) {
-        let a = EnvelopeFrames.frames(event.attack + laneValue(slot, attackLane, now), sampleRate: sampleRate)
-        let d = EnvelopeFrames.frames(event.decay + laneValue(slot, decayLane, now), sampleRate: sampleRate)
-        let r = EnvelopeFrames.frames(event.release + laneValue(slot, releaseLane, now), sampleRate: sampleRate)
-        v.setEnvelope(attack: a, decay: d, release: r, duration: durationFrames, sustained: event.sustained)
+    /// The envelope of a continuous voice, with the times of the event plus the lanes' values at `now`.
+    private func startEnvelope(_ v: inout Voice, _ event: CompiledEvent, _ slot: Int, _ now: Int, _ durationFrames: Int) {
+        let times = v.times(UnsafePointer(lanes + slot * ControlLane.count), at: now)
+        v.envelope = Envelope(
+            attack: times.attack, sustained: event.sustained, duration: durationFrames, cutFrames: deClickFrames)
+    }
+
+    /// The ramps of an AudioCustom voice (DECISIONS "Audio events"): with the volume envelope, an attack of
+    /// t(x) when the event gives AttackTime, else the file's de-click ramp; the release is chosen as it plays
+    /// (`renderCustom`). Within a seam's fade every new file rises over the rest of the fade, envelope or not.
+    private func startFileRamps(_ v: inout Voice, _ event: CompiledEvent, _ slot: Int, _ now: Int) {
+        let p = min(max(event.pitch + laneValue(slot, .audioPitch, now), -1), 1)
+        let speed = p == 0 ? 1 : Double(fastExp2(p))
+        let fileOutput = Int((Double(v.fileFrames) / speed).rounded())
+        let played = v.loop ? v.durationFrames : v.durationFrames > 0 ? min(v.durationFrames, fileOutput) : fileOutput
+        v.rampLimit = max(1, played / 2)
+        v.endRamp = event.endRamp
+        v.cutRamp = min(deClickFrames, v.rampLimit)
+        var attack = 0
+        if v.useEnvelope {
+            let given = v.times(UnsafePointer(lanes + slot * ControlLane.count), at: now).attack
+            attack = min(event.attackGiven ? given : Int((Double(event.startRamp) / speed).rounded()), v.rampLimit)
+        }
+        attack = max(attack, players[slot].seamFadeEnd - now)
+        v.envelope = Envelope(attack: attack, sustained: true, duration: .max, cutFrames: 1)
     }
 
     /// Ends the players that are done by engine frame `frame` (finished, or stopped and faded out).

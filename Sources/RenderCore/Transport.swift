@@ -64,7 +64,7 @@ extension Renderer {
     /// touches keep their external value). Scheduled or paused: remembered and applied at the start or
     /// resume (a paused player's remembered voices are then dropped).
     ///
-    /// An offset ≥ the loop length while looping wraps to offset mod loop length; an offset ≥ the pattern
+    /// An offset ≥ the loop length while looping jumps to the loop start (0); an offset ≥ the pattern
     /// duration without a loop ends the player (its voices fade, then a `.finished` notification).
     /// Negative or NaN offsets mean 0.
     /// - Returns: false when the instance is not current (dropped) or the command list is full.
@@ -268,7 +268,7 @@ extension Renderer {
     }
 
     func changeLoop(_ slot: Int, to loopEnd: Double, at now: Int) {
-        if players[slot].changeLoop(to: loopEnd, at: now) { fadeAtSeam(slot) }
+        if players[slot].changeLoop(to: loopEnd, at: now) { fadeAtSeam(slot, now) }
         if players[slot].phase == .playing { advance(slot, now) }
     }
 }

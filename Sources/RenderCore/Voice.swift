@@ -17,18 +17,23 @@ struct Voice: BitwiseCopyable {
     var kind: VoiceKind = .transient
     /// Player slot the voice belongs to (its control lanes and mute flag).
     var player: Int = 0
-    /// Frames rendered so far; the voice is done when `age == end`.
+    /// Frames rendered so far; the voice is done when `age == end`. `end` is `.max` while it is not known
+    /// yet (an envelope or a file decides it as the voice plays).
     var age: Int = 0
-    var end: Int = 0
+    var end: Int = .max
     /// Engine frame of the onset.
     var onset: Int = 0
 
-    // Envelope: ramp 0→peak over [0, b1), hold peak over [b1, b2), fall to 0 over [b2, end).
-    var b1: Int = 0
-    var b2: Int = 0
-    var peak: Float = 0
-    var attackSlope: Float = 0
-    var fallSlope: Float = 0
+    /// The gain envelope (continuous voices) or the start and end ramps (AudioCustom).
+    var envelope = Envelope()
+    /// The event's AttackTime, DecayTime and ReleaseTime x (0…1); the control lanes `timeLane`,
+    /// `timeLane + 1` and `timeLane + 2` add to them (attack, decay, release).
+    var attackX: Float = 0
+    var decayX: Float = 0
+    var releaseX: Float = 0
+    var timeLane: Int = ControlLane.hapticAttack.rawValue
+    /// Engine sample rate in Hz (envelope times in frames).
+    var sampleRate: Double = 48_000
     // Stop fade: gain 1 − (age − fadeStart) × fadeSlope; fadeSlope 0 while not stopping.
     var fadeStart: Int = 0
     var fadeSlope: Float = 0
@@ -56,24 +61,46 @@ struct Voice: BitwiseCopyable {
     var pan: Float = 0
     var pitch: Float = 0
     var brightness: Float = 1
-    var lowpass: Float = 0
+    var lowpass: Float = 0  // one-pole state (left channel of a stereo file)
+    var lowpassRight: Float = 0  // one-pole state of a stereo file's right channel
     var lowpassBase: Float = 0  // one-pole coefficient at ≈500 Hz
     var inverseRate: Float = 0
     var harmonicLimit: Float = 0.45  // highest allowed cycles per frame for a partial
+
+    // AudioCustom (see CustomVoice.swift).
     var samples: UnsafePointer<Float>? = nil
     var channels: Int = 1
     var fileFrames: Int = 0
+    /// Read position in the file: frame `position` plus `fraction` (0 ..< 1) of the next.
     var position: Int = 0
+    var fraction: Double = 0
     var loop: Bool = false
     var useEnvelope: Bool = true
-    var inverseFade: Float = 0
-    var playFrames: Int = 0
+    /// EventDuration in frames at the player's rate (0 = none): the voice ends there.
+    var durationFrames: Int = 0
+    /// Whether the event gives AttackTime / ReleaseTime (its ramps then follow t(x) and the time controls).
+    var attackGiven = false
+    var releaseGiven = false
+    /// The de-click ramp before the file's natural end, in file frames (0 = none).
+    var endRamp: Int = 0
+    /// The de-click ramp before an end the file does not reach by itself (EventDuration), in frames.
+    var cutRamp: Int = 1
+    /// The longest ramp at either end: half the frames the voice plays (at its starting speed).
+    var rampLimit: Int = .max
 
+    /// The envelope times in frames at engine frame `frame`: the event's x plus the time lanes, as t(x).
     @inline(__always)
-    func envelope(_ a: Int) -> Float {
-        if a < b1 { return Float(a) * attackSlope }
-        if a < b2 { return peak }
-        return peak - Float(a - b2) * fallSlope
+    func times(_ lanes: UnsafePointer<Lane>, at frame: Int) -> EnvelopeFrames {
+        EnvelopeFrames(
+            attack: EnvelopeFrames.frames(attackX + lanes[timeLane].at(frame), sampleRate: sampleRate),
+            decay: EnvelopeFrames.frames(decayX + lanes[timeLane + 1].at(frame), sampleRate: sampleRate),
+            release: EnvelopeFrames.frames(releaseX + lanes[timeLane + 2].at(frame), sampleRate: sampleRate))
+    }
+
+    /// Whether a time lane ramps (then the times are read at every frame, not once per stretch).
+    @inline(__always)
+    func timesRamp(_ lanes: UnsafePointer<Lane>) -> Bool {
+        lanes[timeLane].slope != 0 || lanes[timeLane + 1].slope != 0 || lanes[timeLane + 2].slope != 0
     }
 
     /// The intensity law (DECISIONS: A = gain × I² by default, or gain × I): the drive amplitude for
@@ -85,24 +112,6 @@ struct Voice: BitwiseCopyable {
     @inline(__always)
     func fade(_ a: Int) -> Float {
         (1 - Float(a - fadeStart) * fadeSlope) * min(fadeInBias + Float(a - fadeInStart) * fadeInSlope, 1)
-    }
-
-    /// Sets the envelope breakpoints. `duration` in frames (0 = none), `sustained` picks AR or AD.
-    mutating func setEnvelope(attack: Int, decay: Int, release: Int, duration: Int, sustained: Bool) {
-        attackSlope = 1 / Float(attack)
-        if sustained {
-            b1 = min(attack, duration)
-            b2 = duration
-            end = duration + release
-        } else {
-            let natural = attack + decay
-            let stop = duration > 0 ? min(natural, duration) : natural
-            b1 = min(attack, stop)
-            b2 = b1
-            end = stop
-        }
-        peak = b1 >= attack ? 1 : Float(b1) * attackSlope
-        fallSlope = end > b2 ? peak / Float(end - b2) : 0
     }
 
     /// Starts a stop fade of `frames` at the current age (no-op if already fading).
@@ -152,6 +161,7 @@ extension Voice {
     }
 
     /// HapticContinuous: oscillator at f(S + sharpness control), amplitude A(I × intensity control) × envelope.
+    /// Stops early (sets `end`) when the envelope is done.
     @inline(__always)
     mutating func renderContinuous(
         frame: Int, count: Int, lanes: UnsafePointer<Lane>, out: UnsafeMutablePointer<Float>, gainScale: Float
@@ -161,10 +171,24 @@ extension Voice {
         var ph = phase
         let g = gain * gainScale
         let constant = ic.slope == 0 && sc.slope == 0  // then evaluated once, bit-identically
+        let ramping = timesRamp(lanes)
+        var t = times(lanes, at: frame)
+        envelope.follow(t, at: age)
         var amp: Float = 0
         var inc: Float = 0
+        var rendered = count
         for i in 0..<count {
             let a = age + i
+            if ramping {
+                t = times(lanes, at: frame + i)
+                envelope.follow(t, at: a)
+            }
+            while a >= envelope.stageEnd && envelope.stage != .done { envelope.advance(at: a, times: t) }
+            if envelope.stage == .done {
+                end = a
+                rendered = i
+                break
+            }
             if i == 0 || !constant {
                 let f = frame + i
                 let ie = min(max(intensity * ic.at(f), 0), 1)
@@ -172,15 +196,16 @@ extension Voice {
                 let s = min(max(sharpness + sc.at(f), 0), 1)
                 inc = incrementLow + s * incrementSpan
             }
-            out[i] += amp * envelope(a) * fade(a) * sinCycles(ph)
+            out[i] += amp * envelope.level(a) * fade(a) * sinCycles(ph)
             ph += inc
             if ph >= 1 { ph -= 1 }
         }
         phase = ph
-        age += count
+        age += rendered
     }
 
-    /// AudioContinuous: 440 Hz × 2^pitch band-limited tone, one-pole low-pass, constant-power pan.
+    /// AudioContinuous: 440 Hz × 2^pitch band-limited tone, one-pole low-pass, constant-power pan, envelope.
+    /// Stops early (sets `end`) when the envelope is done.
     @inline(__always)
     mutating func renderTone(
         frame: Int, count: Int, lanes: UnsafePointer<Lane>, left: UnsafeMutablePointer<Float>,
@@ -196,13 +221,26 @@ extension Voice {
         // Controls that do not ramp in this stretch are evaluated once (the same arithmetic, so the
         // output is bit-identical to evaluating them every frame).
         let constant = vc.slope == 0 && pc.slope == 0 && bc.slope == 0 && panc.slope == 0
+        let ramping = timesRamp(lanes)
+        var t = times(lanes, at: frame)
+        envelope.follow(t, at: age)
         var vol: Float = 0
         var inc: Float = 0
         var coefficient: Float = 0
-        var gl: Float = 0
-        var gr: Float = 0
+        var gains = (left: Float(0), right: Float(0))
+        var rendered = count
         for i in 0..<count {
             let a = age + i
+            if ramping {
+                t = times(lanes, at: frame + i)
+                envelope.follow(t, at: a)
+            }
+            while a >= envelope.stageEnd && envelope.stage != .done { envelope.advance(at: a, times: t) }
+            if envelope.stage == .done {
+                end = a
+                rendered = i
+                break
+            }
             if i == 0 || !constant {
                 let f = frame + i
                 vol = min(max(volume * vc.at(f), 0), 1)
@@ -210,9 +248,7 @@ extension Voice {
                 inc = baseIncrement * fastExp2(p)
                 let b = min(max(brightness + bc.at(f), 0), 1)
                 coefficient = lowpassBase + (1 - lowpassBase) * (b * b)
-                let q = (min(max(pan + panc.at(f), -1), 1) + 1) * 0.125
-                gl = sinCycles(q + 0.25)
-                gr = sinCycles(q)
+                gains = panGains(min(max(pan + panc.at(f), -1), 1))
             }
             // Partials k = 1…4 with weight 1/k, each only while below the harmonic limit.
             let p2 = ph * 2 - Float(Int(ph * 2))
@@ -224,54 +260,24 @@ extension Voice {
             x += (4 * inc < harmonicLimit ? toneWeight4 : 0) * sinCycles(p4)
             x *= toneNormalisation
             y += coefficient * (x - y)
-            let s = y * vol * envelope(a) * fade(a) * gainScale
-            left[i] += s * gl
-            right[i] += s * gr
+            let s = y * vol * envelope.level(a) * fade(a) * gainScale
+            left[i] += s * gains.left
+            right[i] += s * gains.right
             ph += inc
             if ph >= 1 { ph -= 1 }
         }
         phase = ph
         lowpass = y
-        age += count
+        age += rendered
     }
+}
 
-    /// AudioCustom: plays the buffer at natural speed (looping if asked), with optional short fades.
-    @inline(__always)
-    mutating func renderCustom(
-        frame: Int, count: Int, lanes: UnsafePointer<Lane>, left: UnsafeMutablePointer<Float>,
-        right: UnsafeMutablePointer<Float>, gainScale: Float
-    ) {
-        guard let data = samples else {
-            age += count
-            return
-        }
-        let vc = lanes[ControlLane.audioVolume.rawValue]
-        let panc = lanes[ControlLane.audioPan.rawValue]
-        var pos = position
-        let fadeScale = inverseFade
-        let enveloped = useEnvelope
-        let playEnd = playFrames
-        for i in 0..<count {
-            let a = age + i
-            let f = frame + i
-            let vol = min(max(volume * vc.at(f), 0), 1)
-            let pn = min(max(pan + panc.at(f), -1), 1)
-            let envelopeGain = enveloped ? min(min(Float(a) * fadeScale, Float(playEnd - a) * fadeScale), 1) : 1
-            let g = vol * envelopeGain * fade(a) * gainScale
-            if channels == 1 {
-                let q = (pn + 1) * 0.125
-                let s = data[pos] * g
-                left[i] += s * sinCycles(q + 0.25)
-                right[i] += s * sinCycles(q)
-            } else {
-                // Stereo files: balance (centre leaves both channels untouched).
-                left[i] += data[2 &* pos] * g * min(1 - pn, 1)
-                right[i] += data[2 &* pos &+ 1] * g * min(1 + pn, 1)
-            }
-            pos += 1
-            if pos >= fileFrames { pos = loop ? 0 : fileFrames - 1 }
-        }
-        position = pos
-        age += count
-    }
+/// Constant-power gains (left, right) for a pan position −1…1: cos and sin of (position + 1) × π/4, exactly
+/// (1, 0) at −1 and (0, 1) at +1.
+@inline(__always)
+func panGains(_ position: Float) -> (left: Float, right: Float) {
+    if position <= -1 { return (1, 0) }
+    if position >= 1 { return (0, 1) }
+    let q = (position + 1) * 0.125
+    return (sinCycles(q + 0.25), sinCycles(q))
 }

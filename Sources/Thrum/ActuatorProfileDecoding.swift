@@ -2,9 +2,9 @@ import Foundation
 internal import RenderCore
 
 /// The JSON form of an actuator profile (`Resources/Actuators/*.json`), e.g.
-/// `{"name": "default", "lowFrequency": 80, "highFrequency": 230, "law": "square", "gain": 1,
+/// `{"name": "default", "lowFrequency": 80, "highFrequency": 230, "law": "square", "gain": 0.8,
 ///   "limiterThreshold": 0.8, "transientDuration": 0.02}`; `law`, `gain`, `limiterThreshold` and
-/// `transientDuration` are optional (square, 1, 0.8, 0.02).
+/// `transientDuration` are optional (square, 0.8, the gain, 0.02).
 /// Fields are decoded in the order written here, so the first bad field is the one reported.
 private struct ActuatorProfileFile: Decodable {
     var profile: ActuatorProfile
@@ -26,10 +26,10 @@ private struct ActuatorProfileFile: Decodable {
             }
             law = named
         }
+        let gain = try c.decodeIfPresent(Double.self, forKey: .gain) ?? 0.8
         profile = ActuatorProfile(
             name: name, lowFrequency: lowFrequency, highFrequency: highFrequency, law: law,
-            gain: try c.decodeIfPresent(Double.self, forKey: .gain) ?? 1,
-            limiterThreshold: try c.decodeIfPresent(Double.self, forKey: .limiterThreshold) ?? 0.8,
+            gain: gain, limiterThreshold: try c.decodeIfPresent(Double.self, forKey: .limiterThreshold) ?? gain,
             transientDuration: try c.decodeIfPresent(Double.self, forKey: .transientDuration) ?? 0.02)
     }
 }

@@ -23,6 +23,15 @@ enum BundledResources {
     static var patterns: String? { folder.map { $0 + "/Patterns" } }
     static var audio: String? { folder.map { $0 + "/Audio" } }
 
+    /// `Resources/Audio` for a bundled pattern (its audio lives there), else nothing.
+    static func audioRoots(for patternPath: String) -> [String] {
+        guard let audio, let patterns,
+            URL(fileURLWithPath: patternPath).resolvingSymlinksInPath().deletingLastPathComponent().path
+                == URL(fileURLWithPath: patterns).resolvingSymlinksInPath().path
+        else { return [] }
+        return [audio]
+    }
+
     /// The path of a pattern argument: an existing file as given, else a bundled pattern by name
     /// (case-insensitive, with or without `.ahap`).
     static func patternPath(_ argument: String) -> String {
@@ -104,13 +113,7 @@ enum EngineArguments {
         limits.maxDurationSeconds = try arguments.double(.maxAudioSeconds, in: 0.001...86_400) ?? limits.maxDurationSeconds
         limits.maxTotalDecodedBytes = try arguments.int(.maxAudioMemory, in: 1...(1 << 40)) ?? limits.maxTotalDecodedBytes
         options.resourceLimits = limits
-        options.resourceRoots = arguments.allValues(.resources)
-        if let audio = BundledResources.audio, let patterns = BundledResources.patterns,
-            URL(fileURLWithPath: patternPath).resolvingSymlinksInPath().deletingLastPathComponent().path
-                == URL(fileURLWithPath: patterns).resolvingSymlinksInPath().path
-        {
-            options.resourceRoots.append(audio)
-        }
+        options.resourceRoots = arguments.allValues(.resources) + BundledResources.audioRoots(for: patternPath)
         options.allowAnyResourcePath = arguments.flag(.allowAnyPath)
         if arguments.flag(.hapticsFromAudio) {
             options.hapticsFromAudio = try arguments.value(.preset).map(AnalysisSettingsFile.preset(named:)) ?? .general
@@ -191,6 +194,8 @@ struct OfflineRender {
             try transport?.apply(to: player)
             try engine.start()
             try player.start(atTime: CHHapticTimeImmediate)
+        } catch let error as UsageError {
+            throw error
         } catch {
             throw commandFailure(error, patternPath: path)
         }

@@ -1,4 +1,5 @@
 import AHAPCodec
+import AudioResources
 import Foundation
 import HapticFormats
 import ThrumModel
@@ -8,6 +9,8 @@ struct PatternSummary {
     let file: String
     let pattern: PatternData
     let warnings: Int
+    /// The pattern's length with its audio files counted (those that can be found; DECISIONS "Audio events").
+    let duration: Double
 
     var eventCounts: [(String, Int)] {
         CHHapticEvent.EventType.allKnown.map { type in
@@ -46,7 +49,7 @@ struct PatternSummary {
             lines.append("description: \(description.value)")
         }
         lines += [
-            "duration: \(String(format: "%.3f", pattern.duration)) s",
+            "duration: \(String(format: "%.3f", duration)) s",
             "events: \(pattern.events.count)" + list(eventCounts.filter { $0.1 > 0 }),
             "parameter curves: \(pattern.curves.count)" + list(counts(of: pattern.curves.map(\.id))),
             "parameter steps: \(pattern.parameters.count)" + list(counts(of: pattern.parameters.map(\.id))),
@@ -64,7 +67,7 @@ struct PatternSummary {
         [
             "file": file,
             "version": pattern.version as Any? ?? NSNull(),
-            "duration": pattern.duration,
+            "duration": duration,
             "events": Dictionary(uniqueKeysWithValues: eventCounts),
             "eventCount": pattern.events.count,
             "curves": Dictionary(uniqueKeysWithValues: counts(of: pattern.curves.map(\.id))),
@@ -145,7 +148,19 @@ let infoCommand = Subcommand(
             let summary = HapticSummary(path: name, file: file, warnings: loaded.diagnostics.count)
             (json, text) = (summary.jsonObject, summary.text)
         } else {
-            let summary = PatternSummary(file: name, pattern: pattern, warnings: loaded.diagnostics.count)
+            // Audio files count in the duration: each one found next to the pattern (or, for a bundled pattern,
+            // in Resources/Audio) is probed for its length.
+            let resolver = ResourcePathResolver(roots: path == "-" ? [] : BundledResources.audioRoots(for: path))
+            let parent = (path as NSString).deletingLastPathComponent
+            let folder: String? = path == "-" ? nil : parent.isEmpty ? "." : parent
+            let duration = pattern.duration { index in
+                guard let file = pattern.events[index].waveformPath,
+                    let resolved = try? resolver.resolve(file, relativeTo: folder)
+                else { return nil }
+                return (try? AudioFileInfo.probe(resolved))?.durationSeconds
+            }
+            let summary = PatternSummary(
+                file: name, pattern: pattern, warnings: loaded.diagnostics.count, duration: duration)
             (json, text) = (summary.jsonObject, summary.text)
         }
         if arguments.flag(.json) {

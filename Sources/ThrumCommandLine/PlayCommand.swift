@@ -64,6 +64,8 @@ let playCommand = Subcommand(
             engine = try CHHapticEngine(options: options)
             player = try engine.makeAdvancedPlayer(with: pattern)
             try transport.apply(to: player)
+        } catch let error as UsageError {
+            throw error
         } catch {
             throw commandFailure(error, patternPath: path)
         }

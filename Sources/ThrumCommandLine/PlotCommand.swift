@@ -156,8 +156,10 @@ let plotCommand = Subcommand(
         }
 
         let rendered = Double(haptic.count) / rate
-        var end = duration ?? max(rendered, pattern.duration)
-        let loopEnd = loopEndArgument.map { $0 > 0 ? $0 : pattern.duration }
+        // The pattern's length with its audio files counted (the player's, as loops use it).
+        let patternSeconds = (render.player as? ThrumPlayerState)?.duration ?? pattern.duration
+        var end = duration ?? max(rendered, patternSeconds)
+        let loopEnd = loopEndArgument.map { $0 > 0 ? $0 : patternSeconds }
         if duration == nil, let loopEnd { end = max(end, loopEnd) }
         if end <= 0 { end = 0.1 }
         let profile = options.actuatorProfile

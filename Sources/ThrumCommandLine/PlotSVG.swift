@@ -131,8 +131,8 @@ struct PlotSVG {
         let headerLeft = 12.0
         let headerRight = Double(width) - 12
         let title =
-            "\(timeline.name) — \(String(format: "%.3f", pattern.duration)) s"
-            + (timeline.soundingEnd > pattern.duration + 0.0005
+            "\(timeline.name) — \(String(format: "%.3f", timeline.duration)) s"
+            + (timeline.soundingEnd > timeline.duration + 0.0005
                 ? " (\(String(format: "%.3f", timeline.soundingEnd)) s with tails)" : "")
         let subtitle =
             "\(counted(pattern.events.count, "event")), \(counted(pattern.parameters.count, "parameter step")), "

@@ -22,7 +22,7 @@ struct PlotTimeline {
     var controls: [ControlChange]
     /// Length of a transient burst in seconds.
     var transientSeconds: Double
-    /// How long each AudioCustom event (by index) plays its file, when the file could be probed.
+    /// The length in seconds of each AudioCustom event's file (by event index), when the file could be probed.
     var audioSeconds: [Int: Double] = [:]
     /// When the last sound ended (release tails and files included), as far as the render saw.
     var soundingEnd: Double = 0
@@ -112,10 +112,11 @@ struct PlotTimeline {
     /// The seconds an event's bar covers: its duration, or for an AudioCustom event the part of its file it plays.
     func barSeconds(index: Int, event: EventData) -> Double {
         guard event.type == .audioCustom, let file = audioSeconds[index] else { return event.playedDuration }
-        let given = event.playedDuration
-        if event.loopEnabled ?? false { return given > 0 ? given : file }
-        return given > 0 ? min(given, file) : file
+        return event.audioPlayedDuration(fileSeconds: file)
     }
+
+    /// The pattern's length with its audio files counted (those probed).
+    var duration: Double { pattern.duration { audioSeconds[$0] } }
 
     /// The largest absolute sample of a channel.
     static func peak(_ samples: [Float]) -> Float { samples.reduce(0) { max($0, abs($1)) } }

@@ -35,8 +35,14 @@ struct TransportArguments {
     }
 
     /// Sets up `player` before it starts.
+    /// - Throws: `UsageError` when asked to loop a pattern of duration 0 without `--loop-end` (DECISIONS:
+    ///   it has nothing to loop).
     func apply(to player: any CHHapticAdvancedPatternPlayer) throws {
         player.playbackRate = Float(rate)
+        if loops, loopEnd == nil, let state = player as? ThrumPlayerState, state.duration == 0 {
+            throw UsageError(
+                message: "the pattern has duration 0, so there is nothing to loop; give the loop's length with --loop-end S")
+        }
         if loops {
             player.loopEnabled = true
             player.loopEnd = loopEnd ?? 0

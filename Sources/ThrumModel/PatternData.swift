@@ -95,6 +95,16 @@ public struct EventData: Sendable, Equatable {
         let given = max(duration ?? 0, 0)
         return type == .hapticContinuous ? min(given, HapticLimits.maxContinuousDuration) : given
     }
+
+    /// How long an AudioCustom event sounds, in seconds, for a file of `fileSeconds` (DECISIONS "Audio events"):
+    /// looping, EventDuration (the file once when 0); else the file at 2^AudioPitch times natural speed
+    /// (varispeed, ±12 semitones), cut to EventDuration when that is shorter. Controls are not included.
+    public func audioPlayedDuration(fileSeconds: TimeInterval) -> TimeInterval {
+        let given = max(duration ?? 0, 0)
+        if loopEnabled == true && given > 0 { return given }
+        let file = max(fileSeconds, 0) / pow(2, Double(value(of: .audioPitch)))
+        return given > 0 ? min(given, file) : file
+    }
 }
 
 /// A `Parameter` entry: a dynamic parameter step at a time.
@@ -172,8 +182,21 @@ public struct PatternData: Sendable, Equatable {
     /// Whether the pattern has no events, parameters or curves.
     public var isEmpty: Bool { events.isEmpty && parameters.isEmpty && curves.isEmpty }
 
+    /// The length with the audio files counted (DECISIONS: a file's length counts in the pattern's duration):
+    /// `duration`, or the end of an AudioCustom event's file when later. `fileSeconds(i)` is the length of
+    /// event `i`'s file in seconds (nil when unknown: that event counts as in `duration`).
+    public func duration(fileSeconds: (Int) -> TimeInterval?) -> TimeInterval {
+        var end = duration
+        for (index, event) in events.enumerated() where event.type == .audioCustom {
+            guard let seconds = fileSeconds(index) else { continue }
+            end = max(end, event.time + event.audioPlayedDuration(fileSeconds: seconds))
+        }
+        return end
+    }
+
     /// Length in seconds: the latest of event end (time + duration, continuous capped at 30 s),
-    /// parameter time, and curve time + its last point time. Release tails are not included.
+    /// parameter time, and curve time + its last point time. Release tails and audio files are not included
+    /// (Core Haptics' `CHHapticPattern.duration`); `duration(fileSeconds:)` counts the files.
     public var duration: TimeInterval {
         var end: TimeInterval = 0
         for event in events { end = max(end, event.time + event.playedDuration) }

@@ -69,6 +69,15 @@ public enum PatternValidator {
         for (index, curve) in pattern.curves.enumerated() {
             issues += curveIssues(curve, element: .curve(index))
         }
+        if pattern.events.contains(where: { $0.type == .audioCustom }) {
+            let note = "AudioPitchControl also transposes this pattern's audio files by varispeed in Thrum; Core Haptics may not change a file's pitch"
+            for (index, parameter) in pattern.parameters.enumerated() where parameter.id == .audioPitchControl {
+                issues.append(PatternIssue(.warning, nil, note, element: .parameter(index), subpath: "ParameterID"))
+            }
+            for (index, curve) in pattern.curves.enumerated() where curve.id == .audioPitchControl {
+                issues.append(PatternIssue(.warning, nil, note, element: .curve(index), subpath: "ParameterID"))
+            }
+        }
         return issues
     }
 
@@ -132,6 +141,17 @@ public enum PatternValidator {
                     .error, .invalidEventDuration,
                     "looping is enabled but the AudioCustom event has no EventDuration",
                     suggestion: "add \"EventDuration\" or remove \"EventWaveformLoopEnabled\"")
+            } else if event.waveformPath != nil && duration > 0 && timeProblem(duration, "EventDuration") == nil {
+                add(
+                    .warning, nil,
+                    "Thrum \(event.loopEnabled == true ? "loops" : "cuts") the audio file to EventDuration; Core Haptics may ignore EventDuration on an AHAP AudioCustom event and play the file once, whole",
+                    at: "EventDuration")
+            }
+            if let index = event.parameters.lastIndex(where: { $0.id == .audioPitch }), event.parameters[index].value != 0 {
+                add(
+                    .warning, nil,
+                    "Thrum transposes the audio file by varispeed (AudioPitch ±1 = ±12 semitones, its length changes with it); Core Haptics may not change a file's pitch",
+                    at: "EventParameters[\(index)]")
             }
         } else if event.waveformPath != nil {
             add(.warning, nil, "EventWaveformPath is ignored on \(event.type.rawValue) events", at: "EventWaveformPath")

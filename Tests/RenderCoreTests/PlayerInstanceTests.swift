@@ -173,14 +173,14 @@ struct PlayerInstanceTransportTests {
         #expect(p.heldSeconds == 1.0)
     }
 
-    @Test("seek past the loop end while looping wraps into the loop")
-    func seekWraps() throws {
+    @Test("seek past the loop end while looping jumps to the loop start (DECISIONS, Apple's documentation)")
+    func seekPastLoopEnd() throws {
         var p = try started(at: 0, loopEnd: 0.3)
         let moved = p.seek(to: 0.7, at: 40)
         #expect(moved)
-        #expect(abs(p.anchorSeconds - 0.1) < 1e-12)
-        #expect(p.nextEvent == 1 && p.nextEventFrame == 190)  // 0.25 s: 40 + 150
-        #expect(p.loopWrapFrame == 240)  // 40 + (0.3 − 0.1) s
+        #expect(p.anchorSeconds == 0 && p.anchorFrame == 40)
+        #expect(p.nextEvent == 0 && p.nextEventFrame == 40)
+        #expect(p.loopWrapFrame == 340)  // 40 + 0.3 s
     }
 
     @Test("rate change: the position at the change frame becomes the anchor; what is not yet played moves")
@@ -234,7 +234,7 @@ struct PlayerInstanceTransportTests {
         #expect(p.endFrame == 1300)  // anchored at the seam, 300
     }
 
-    @Test("reported position: clamped to the pattern or the loop; a pending seek shows wrapped")
+    @Test("reported position: clamped to the pattern or the loop; a pending seek shows where it lands")
     func reportedPosition() throws {
         var p = try started(at: 100)
         #expect(p.reportedPosition(at: 50) == 0)
@@ -244,7 +244,7 @@ struct PlayerInstanceTransportTests {
             scheduling: shared.view, generation: 0, at: 0, framesPerSecond: 1000, loopEnd: 0.3, passes: 0, muted: false)
         scheduled.seekPending = true
         scheduled.seekSeconds = 0.7
-        #expect(abs(scheduled.reportedPosition(at: 0) - 0.1) < 1e-12)
+        #expect(scheduled.reportedPosition(at: 0) == 0)  // past the 0.3 s loop end: the loop start
         p.beginStopping(at: 350)
         #expect(p.phase == .stopping && p.reportedPosition(at: 900) == 0.25)
         #expect(PlayerInstance().reportedPosition(at: 900) == 0)

@@ -90,7 +90,7 @@ import Thrum
         expectCode(.invalidEngineParameter) { _ = try offlineEngine(rate: 48_000) { $0.actuatorProfile = low } }
     }
 
-    static func json(high: String, gain: String = "1") -> Data {
+    static func json(high: String, gain: String = "0.8") -> Data {
         Data(#"{"name": "x", "lowFrequency": 80, "highFrequency": \#(high), "gain": \#(gain)}"#.utf8)
     }
 
