@@ -21,6 +21,7 @@ import ThrumTestSupport
 
     @Test func infoCountsTheAudioFileInTheDuration() throws {
         let folder = try Self.audioPattern(time: 0.1)
+        defer { withExtendedLifetime(folder) {} }  // the folder is deleted with its object
         let result = runThrum(["info", folder.file("pattern.ahap")])
         #expect(result.status == 0, "\(result.err)")
         #expect(result.out.contains("duration: 0.600 s"), "\(result.out)")
@@ -28,6 +29,7 @@ import ThrumTestSupport
 
     @Test func renderLoopsAPatternThatIsOnlyAnAudioFile() throws {
         let folder = try Self.audioPattern(time: 0)
+        defer { withExtendedLifetime(folder) {} }  // the folder is deleted with its object
         let output = folder.file("out.wav")
         let result = runThrum(["render", folder.file("pattern.ahap"), "--loops", "3", "-o", output, "--sample-rate", "8000"])
         #expect(result.status == 0, "\(result.err)")
@@ -36,15 +38,17 @@ import ThrumTestSupport
 
     @Test func theBundledClickPlaysAtItsFileLevel() throws {
         let folder = TemporaryDirectory("fidelity")
+        defer { withExtendedLifetime(folder) {} }  // the folder is deleted with its object
         let output = folder.file("click.wav")
         let result = runThrum(["render", "click-with-sound", "-o", output, "--channels", "L"])
         #expect(result.status == 0, "\(result.err)")
-        // The file's own peak × AudioVolume 0.8 × cos(π/4) (centre pan), in dBFS.
+        // The file's own peak × AudioVolume 0.8 × cos(π/4) (centre pan), in dBFS. (The samples are read inside
+        // `withUnsafeSamples`: the buffer lives only as long as its `DecodedAudio`.)
         let click = try AudioFileLoader.load(
             path: packageRoot.appendingPathComponent("Resources/Audio/click.wav").path, targetSampleRate: 48000)
-        let filePeak = click.samples.reduce(0) { max($0, abs($1)) }
+        let filePeak = click.withUnsafeSamples { $0.reduce(0) { max($0, abs($1)) } }
         let expected = 20 * log10(Double(filePeak) * 0.8 * 0.5.squareRoot())
-        let left = Array(try AudioFileLoader.load(path: output, targetSampleRate: 48000).samples)
+        let left = try AudioFileLoader.load(path: output, targetSampleRate: 48000).withUnsafeSamples { Array($0) }
         let measured = 20 * log10(Double(left.reduce(0) { max($0, abs($1)) }))
         #expect(abs(measured - expected) < 0.01, "rendered \(measured) dBFS, file level \(expected) dBFS")
     }
@@ -52,6 +56,7 @@ import ThrumTestSupport
     @Test(arguments: [["--loop", "--duration", "1"], ["--loops", "2"]])
     func loopingAZeroLengthPatternIsAUsageError(flags: [String]) {
         let folder = TemporaryDirectory("fidelity")
+        defer { withExtendedLifetime(folder) {} }  // the folder is deleted with its object
         let result = runThrum(["render", "tap", "-o", folder.file("tap.wav")] + flags)
         #expect(result.status == 64, "\(result.err)")
         #expect(result.err.contains("--loop-end S"), "\(result.err)")
@@ -63,6 +68,7 @@ import ThrumTestSupport
     @Test func checkNotesThrumsChoicesForAudioFiles() throws {
         let folder = try Self.audioPattern(
             time: 0, extra: #", "EventDuration": 0.2, "EventParameters": [{"ParameterID": "AudioPitch", "ParameterValue": 0.5}]"#)
+        defer { withExtendedLifetime(folder) {} }  // the folder is deleted with its object
         let result = runThrum(["check", folder.file("pattern.ahap")])
         #expect(result.status == 0)
         #expect(result.out.contains("warning") && result.out.contains("EventDuration"), "\(result.out)")
@@ -71,6 +77,7 @@ import ThrumTestSupport
 
     @Test func aPatternFileWithAnotherExtensionLoadsWithAWarning() throws {
         let folder = TemporaryDirectory("fidelity")
+        defer { withExtendedLifetime(folder) {} }  // the folder is deleted with its object
         let path = try folder.write(
             "tap.txt", #"{"Version": 1.0, "Pattern": [{"Event": {"Time": 0, "EventType": "HapticTransient"}}]}"#)
         let check = runThrum(["check", path])
