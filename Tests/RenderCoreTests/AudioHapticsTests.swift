@@ -56,7 +56,7 @@ import ThrumTestSupport
     }
 
     /// A steady tone: a sine on the haptic bus whose amplitude follows the level (square law: amplitude =
-    /// intensity² = level relative to full scale) and whose frequency follows the sharpness: a 200 Hz tone
+    /// gain × intensity² = gain × level relative to full scale) and whose frequency follows the sharpness: a 200 Hz tone
     /// has sharpness log(200/60)/log(100) = 0.26, so 80 + 0.26 × 150 = 119 Hz on the default profile.
     @Test func aSteadyToneGivesASineInTheActuatorBand() throws {
         let frames = Int(Self.rate)
@@ -65,7 +65,7 @@ import ThrumTestSupport
         let haptic = try renderFromAudio(tone).haptic
         let level = 0.6 * (0.5).squareRoot()
         let floor = pow(10, -50.0 / 20)
-        let expected = (level - floor) / (1 - floor)
+        let expected = (level - floor) / (1 - floor) * ActuatorProfile.default.gain
         let frequency = zeroCrossingFrequency(haptic, rate: Self.rate, from: frames / 2, to: frames)
         #expect(abs(frequency - (80 + log(200.0 / 60) / log(100) * 150)) < 3, "\(frequency) Hz")
         #expect(abs(toneAmplitude(haptic, rate: Self.rate, frequency: frequency, from: frames / 2, to: frames) - expected) < 0.03)
