@@ -177,7 +177,7 @@ final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState
 
     /// Moves to `offsetTime` pattern seconds: at once while playing (events already under way there are
     /// not started part-way); at the next start or resume otherwise. An offset at or past the end stops
-    /// the player, or wraps into the loop when looping.
+    /// the player; while looping, an offset at or past the loop end jumps to the loop start.
     func seek(toOffset offsetTime: TimeInterval) throws {
         if let problem = PatternValidator.timeProblem(offsetTime, "seek offset") {
             throw CHHapticError(.invalidTime, problem)
