@@ -80,18 +80,21 @@ public enum AHAPDecoder {
                 ])
         }
         var result = decode(data: data, file: path)
+        if let warning = fileNameWarning(path) { result.diagnostics.insert(warning, at: 0) }
+        return result
+    }
+
+    /// A warning for a pattern file whose name does not end in `.ahap` or `.json` (the only ones Core Haptics
+    /// opens; Thrum reads it as AHAP), or nil (DECISIONS "AHAP leniency").
+    public static func fileNameWarning(_ path: String) -> Diagnostic? {
         let name = URL(fileURLWithPath: path).lastPathComponent
         let suffix = URL(fileURLWithPath: path).pathExtension.lowercased()
-        if suffix != "ahap" && suffix != "json" {
-            let stem = suffix.isEmpty ? name : String(name.dropLast(suffix.count + 1))
-            result.diagnostics.insert(
-                Diagnostic(
-                    .warning, file: path, path: "",
-                    message: "the file name does not end in .ahap or .json: Core Haptics refuses to open it (Thrum reads it as AHAP)",
-                    suggestion: "rename it to \(stem).ahap", code: .notSupported),
-                at: 0)
-        }
-        return result
+        guard suffix != "ahap" && suffix != "json" else { return nil }
+        let stem = suffix.isEmpty ? name : String(name.dropLast(suffix.count + 1))
+        return Diagnostic(
+            .warning, file: path, path: "",
+            message: "the file name does not end in .ahap or .json: Core Haptics refuses to open it (Thrum reads it as AHAP)",
+            suggestion: "rename it to \(stem).ahap", code: .notSupported)
     }
 
     /// Decodes a pattern dictionary (`CHHapticPattern(dictionary:)`). Keys may be `String`s or

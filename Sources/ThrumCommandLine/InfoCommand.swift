@@ -155,9 +155,9 @@ let infoCommand = Subcommand(
             let folder: String? = path == "-" ? nil : parent.isEmpty ? "." : parent
             let duration = pattern.duration { index in
                 guard let file = pattern.events[index].waveformPath,
-                    let resolved = try? resolver.resolve(file, relativeTo: folder)
+                    let opened = try? resolver.open(file, relativeTo: folder)
                 else { return nil }
-                return (try? AudioFileInfo.probe(resolved))?.durationSeconds
+                return (try? AudioFileInfo.probe(opened))?.durationSeconds
             }
             let summary = PatternSummary(
                 file: name, pattern: pattern, warnings: loaded.diagnostics.count, duration: duration)

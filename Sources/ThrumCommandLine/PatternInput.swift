@@ -138,8 +138,10 @@ extension PatternInput {
                 pattern: result.pattern, diagnostics: result.diagnostics, sourcePaths: .init(), hapticFile: result.hapticFile)
         }
         let result = AHAPDecoder.decode(data: data, file: name)
+        let fileName = name == standardInputName ? nil : AHAPDecoder.fileNameWarning(name)
         return LoadedPattern(
-            pattern: result.pattern, diagnostics: result.diagnostics, sourcePaths: result.sourcePaths, hapticFile: nil)
+            pattern: result.pattern, diagnostics: (fileName.map { [$0] } ?? []) + result.diagnostics,
+            sourcePaths: result.sourcePaths, hapticFile: nil)
     }
 }
 
