@@ -27,6 +27,16 @@ import ThrumTestSupport
         #expect(result.out.contains("duration: 0.600 s"), "\(result.out)")
     }
 
+    @Test func plotCountsTheAudioFileInTheDuration() throws {
+        let folder = try Self.audioPattern(time: 0.1)
+        defer { withExtendedLifetime(folder) {} }  // the folder is deleted with its object
+        let svg = folder.file("plot.svg")
+        let result = runThrum(["plot", folder.file("pattern.ahap"), "-o", svg])
+        #expect(result.status == 0, "\(result.err)")
+        let text = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(text.contains("pattern — 0.600 s"), "the title gives the pattern's length, its file's 0.5 s included")
+    }
+
     @Test func renderLoopsAPatternThatIsOnlyAnAudioFile() throws {
         let folder = try Self.audioPattern(time: 0)
         defer { withExtendedLifetime(folder) {} }  // the folder is deleted with its object
@@ -63,6 +73,10 @@ import ThrumTestSupport
         let withEnd = runThrum(
             ["render", "tap", "-o", folder.file("tap.wav"), "--loop-end", "0.25"] + flags)
         #expect(withEnd.status == 0, "\(withEnd.err)")
+        // `thrum play tap --loop` (issue 14), on ALSA's null device.
+        let play = runThrum(["play", "tap", "--device", "null"] + flags)
+        #expect(play.status == 64, "\(play.err)")
+        #expect(play.err.contains("--loop-end S"), "\(play.err)")
     }
 
     @Test func checkNotesThrumsChoicesForAudioFiles() throws {

@@ -59,7 +59,13 @@ func stormPatterns(resource: CHHapticAudioResourceID) throws -> [CHHapticPattern
                 parameters: [parameter(.hapticIntensity, 1), parameter(.hapticSharpness, 0.7)], relativeTime: 0),
             hapticContinuous(at: 0, duration: 0.3, intensity: 0.8, sharpness: 0.4),
             audioTone(at: 0.1, duration: 0.15, volume: 0.4, pitch: 0.2, pan: -0.3),
-            CHHapticEvent(audioResourceID: resource, parameters: [parameter(.audioVolume, 0.6)], relativeTime: 0.05),
+            // The stereo file transposed (varispeed), low-passed, panned, with t(x) ramps (issue 14's paths).
+            CHHapticEvent(
+                audioResourceID: resource,
+                parameters: [
+                    parameter(.audioVolume, 0.6), parameter(.audioPitch, 0.3), parameter(.audioBrightness, 0.4),
+                    parameter(.audioPan, -0.4), parameter(.attackTime, 0.2), parameter(.releaseTime, 0.3),
+                ], relativeTime: 0.05),
         ],
         parameters: [CHHapticDynamicParameter(parameterID: .hapticSharpnessControl, value: 0.2, relativeTime: 0.1)])
     let tap = try CHHapticPattern(
@@ -111,6 +117,13 @@ func storm(
                             parameterID: .hapticIntensityControl, value: Float(random.unit()), relativeTime: 0),
                         CHHapticDynamicParameter(
                             parameterID: .audioPanControl, value: Float(random.unit() * 2 - 1), relativeTime: 0.01),
+                        // Time and pitch controls act on voices already playing (issue 14).
+                        CHHapticDynamicParameter(
+                            parameterID: .hapticReleaseTimeControl, value: Float(random.unit() - 0.5), relativeTime: 0),
+                        CHHapticDynamicParameter(
+                            parameterID: .audioAttackTimeControl, value: Float(random.unit() - 0.5), relativeTime: 0),
+                        CHHapticDynamicParameter(
+                            parameterID: .audioPitchControl, value: Float(random.unit() - 0.5), relativeTime: 0.005),
                     ], atTime: random.unit() < 0.5 ? CHHapticTimeImmediate : soon)
             }
         case 11:
