@@ -65,6 +65,8 @@ public final class Renderer {
     let lowpassBase: Float
     /// The voice pool: `voiceCount` sounding voices, in start order (the summation order).
     let voices: UnsafeMutablePointer<Voice>
+    /// The voices' working buffers (`maxBlockFrames` floats each).
+    let scratch: VoiceScratch
     var voiceCount = 0
     /// Continuous voices of paused players, waiting for their resume.
     let parked: UnsafeMutablePointer<Voice>
@@ -114,6 +116,7 @@ public final class Renderer {
         }
         lowpassBase = Float(min(max(1 - e, 0), 1))
         voices = .allocate(capacity: configuration.maxVoices)
+        scratch = VoiceScratch(capacity: configuration.maxBlockFrames)
         voices.initialize(repeating: Voice(), count: configuration.maxVoices)
         parked = .allocate(capacity: configuration.maxVoices)
         parked.initialize(repeating: Voice(), count: configuration.maxVoices)
@@ -132,6 +135,7 @@ public final class Renderer {
     deinit {
         voices.deinitialize(count: configuration.maxVoices)
         voices.deallocate()
+        scratch.deallocate()
         parked.deinitialize(count: configuration.maxVoices)
         parked.deallocate()
         players.deinitialize(count: configuration.maxPlayers)
@@ -337,11 +341,14 @@ public final class Renderer {
             let scale: Float = players[slot].muted ? 0 : 1
             switch v.pointee.kind {
             case .transient:
-                v.pointee.renderTransient(frame: frame, count: n, lanes: laneBase, out: haptic, gainScale: scale)
+                v.pointee.renderTransient(
+                    frame: frame, count: n, lanes: laneBase, out: haptic, gainScale: scale, scratch: scratch)
             case .hapticContinuous:
-                v.pointee.renderContinuous(frame: frame, count: n, lanes: laneBase, out: haptic, gainScale: scale)
+                v.pointee.renderContinuous(
+                    frame: frame, count: n, lanes: laneBase, out: haptic, gainScale: scale, scratch: scratch)
             case .audioContinuous:
-                v.pointee.renderTone(frame: frame, count: n, lanes: laneBase, left: left, right: right, gainScale: scale)
+                v.pointee.renderTone(
+                    frame: frame, count: n, lanes: laneBase, left: left, right: right, gainScale: scale, scratch: scratch)
             case .audioCustom:
                 v.pointee.renderCustom(frame: frame, count: n, lanes: laneBase, left: left, right: right, gainScale: scale)
             }

@@ -138,25 +138,28 @@ private let toneWeight4: Float = 0.25
 private let toneNormalisation: Float = 1 / 1.85
 
 extension Voice {
+    // Each kind renders in passes over the stretch (see VoiceLoops.swift): the serial ones (the oscillator's
+    // phase, the tone's low-pass) hold a few operations a frame, the rest runs several frames at a time.
+
     /// HapticTransient: windowed sine burst; peak = A(I × intensity control), or A(I) when it ignores the control.
     @inline(__always)
     mutating func renderTransient(
-        frame: Int, count: Int, lanes: UnsafePointer<Lane>, out: UnsafeMutablePointer<Float>, gainScale: Float
+        frame: Int, count: Int, lanes: UnsafePointer<Lane>, out: UnsafeMutablePointer<Float>, gainScale: Float,
+        scratch: VoiceScratch
     ) {
         let ic =
             ignoresIntensityControl ? Lane(value: 1, slope: 0, anchor: 0) : lanes[ControlLane.hapticIntensity.rawValue]
-        var ph = phase
-        let g = gain * gainScale
+        let (phases, amplitudes, fades) = (scratch.phases, scratch.amplitudes, scratch.fades)
+        writeAmplitudes(ic, frame: frame, count: count, gain: gain * gainScale, into: amplitudes)
+        writeFades(count: count, into: fades)
+        phases.update(repeating: increment, count: count)
+        phase = accumulatePhases(phases, count: count, from: phase)
+        let ageBase = Double(age)
+        let windowScale = windowScale
         for i in 0..<count {
-            let a = age + i
-            let ie = min(max(intensity * ic.at(frame + i), 0), 1)
-            let amp = amplitude(ie, gain: g)
-            let w = sinCycles(Float(a) * windowScale)
-            out[i] += amp * (w * w) * fade(a) * sinCycles(ph)
-            ph += increment
-            if ph >= 1 { ph -= 1 }
+            let w = sinCycles(exactFloat(ageBase, i) * windowScale)
+            out[i] += amplitudes[i] * (w * w) * fades[i] * sinCycles(phases[i])
         }
-        phase = ph
         age += count
     }
 
@@ -164,43 +167,25 @@ extension Voice {
     /// Stops early (sets `end`) when the envelope is done.
     @inline(__always)
     mutating func renderContinuous(
-        frame: Int, count: Int, lanes: UnsafePointer<Lane>, out: UnsafeMutablePointer<Float>, gainScale: Float
+        frame: Int, count: Int, lanes: UnsafePointer<Lane>, out: UnsafeMutablePointer<Float>, gainScale: Float,
+        scratch: VoiceScratch
     ) {
+        let (levels, phases, amplitudes, fades) = (scratch.levels, scratch.phases, scratch.amplitudes, scratch.fades)
+        let rendered = envelopeLevels(frame: frame, count: count, lanes: lanes, into: levels)
         let ic = lanes[ControlLane.hapticIntensity.rawValue]
         let sc = lanes[ControlLane.hapticSharpness.rawValue]
-        var ph = phase
-        let g = gain * gainScale
-        let constant = ic.slope == 0 && sc.slope == 0  // then evaluated once, bit-identically
-        let ramping = timesRamp(lanes)
-        var t = times(lanes, at: frame)
-        envelope.follow(t, at: age)
-        var amp: Float = 0
-        var inc: Float = 0
-        var rendered = count
-        for i in 0..<count {
-            let a = age + i
-            if ramping {
-                t = times(lanes, at: frame + i)
-                envelope.follow(t, at: a)
-            }
-            while a >= envelope.stageEnd && envelope.stage != .done { envelope.advance(at: a, times: t) }
-            if envelope.stage == .done {
-                end = a
-                rendered = i
-                break
-            }
-            if i == 0 || !constant {
-                let f = frame + i
-                let ie = min(max(intensity * ic.at(f), 0), 1)
-                amp = amplitude(ie, gain: g)
-                let s = min(max(sharpness + sc.at(f), 0), 1)
-                inc = incrementLow + s * incrementSpan
-            }
-            out[i] += amp * envelope.level(a) * fade(a) * sinCycles(ph)
-            ph += inc
-            if ph >= 1 { ph -= 1 }
+        writeAmplitudes(ic, frame: frame, count: rendered, gain: gain * gainScale, into: amplitudes)
+        writeFades(count: rendered, into: fades)
+        // The frequency f(S + sharpness control) as an increment a frame, then the phases.
+        let scBase = Double(frame - sc.anchor)
+        let (s0, low, span) = (sharpness, incrementLow, incrementSpan)
+        perFrame(phases, count: rendered, varies: sc.slope != 0) { i in
+            low + min(max(s0 + sc.at(base: scBase, i), 0), 1) * span
         }
-        phase = ph
+        phase = accumulatePhases(phases, count: rendered, from: phase)
+        for i in 0..<rendered {
+            out[i] += amplitudes[i] * levels[i] * fades[i] * sinCycles(phases[i])
+        }
         age += rendered
     }
 
@@ -209,64 +194,64 @@ extension Voice {
     @inline(__always)
     mutating func renderTone(
         frame: Int, count: Int, lanes: UnsafePointer<Lane>, left: UnsafeMutablePointer<Float>,
-        right: UnsafeMutablePointer<Float>, gainScale: Float
+        right: UnsafeMutablePointer<Float>, gainScale: Float, scratch: VoiceScratch
     ) {
         let vc = lanes[ControlLane.audioVolume.rawValue]
         let pc = lanes[ControlLane.audioPitch.rawValue]
         let bc = lanes[ControlLane.audioBrightness.rawValue]
         let panc = lanes[ControlLane.audioPan.rawValue]
-        var ph = phase
-        var y = lowpass
+        let levels = scratch.levels
+        let rendered = envelopeLevels(frame: frame, count: count, lanes: lanes, into: levels)
+        let voice = self
+        // The frequency 440 Hz × 2^(pitch + control) as an increment a frame, then the phases.
+        let (increments, phases) = (scratch.increments, scratch.phases)
         let baseIncrement = 440 * inverseRate
-        // Controls that do not ramp in this stretch are evaluated once (the same arithmetic, so the
-        // output is bit-identical to evaluating them every frame).
-        let constant = vc.slope == 0 && pc.slope == 0 && bc.slope == 0 && panc.slope == 0
-        let ramping = timesRamp(lanes)
-        var t = times(lanes, at: frame)
-        envelope.follow(t, at: age)
+        perFrame(increments, count: rendered, varies: pc.slope != 0) { i in
+            baseIncrement * fastExp2(min(max(voice.pitch + pc.at(frame + i), -1), 1))
+        }
+        phases.update(from: increments, count: rendered)
+        phase = accumulatePhases(phases, count: rendered, from: phase)
+        // Partials k = 1…4 with weight 1/k, each only while below the harmonic limit: sin kθ from sin θ and
+        // cos θ by the multiple-angle identities (within 4e-7 of a sinCycles per partial, at half the cost).
+        let waveform = scratch.waveform
+        let limit = harmonicLimit
+        for i in 0..<rendered {
+            let ph = phases[i]
+            let inc = increments[i]
+            let s1 = sinCycles(ph)
+            let c1 = sinCycles(ph + 0.25)
+            let s2 = 2 * s1 * c1
+            let c2 = 1 - 2 * s1 * s1
+            let s3 = s1 * (2 * c2 + 1)
+            let s4 = 2 * s2 * c2
+            var x = s1
+            x += (2 * inc < limit ? toneWeight2 : 0) * s2
+            x += (3 * inc < limit ? toneWeight3 : 0) * s3
+            x += (4 * inc < limit ? toneWeight4 : 0) * s4
+            waveform[i] = x * toneNormalisation
+        }
+        let fades = scratch.fades
+        writeFades(count: rendered, into: fades)
+        // The low-pass (serial), volume, brightness and pan; controls that do not ramp in this stretch are
+        // evaluated once.
+        let constant = vc.slope == 0 && bc.slope == 0 && panc.slope == 0
+        var y = lowpass
         var vol: Float = 0
-        var inc: Float = 0
         var coefficient: Float = 0
         var gains = (left: Float(0), right: Float(0))
-        var rendered = count
-        for i in 0..<count {
-            let a = age + i
-            if ramping {
-                t = times(lanes, at: frame + i)
-                envelope.follow(t, at: a)
-            }
-            while a >= envelope.stageEnd && envelope.stage != .done { envelope.advance(at: a, times: t) }
-            if envelope.stage == .done {
-                end = a
-                rendered = i
-                break
-            }
+        for i in 0..<rendered {
             if i == 0 || !constant {
                 let f = frame + i
-                vol = min(max(volume * vc.at(f), 0), 1)
-                let p = min(max(pitch + pc.at(f), -1), 1)
-                inc = baseIncrement * fastExp2(p)
-                let b = min(max(brightness + bc.at(f), 0), 1)
-                coefficient = lowpassBase + (1 - lowpassBase) * (b * b)
-                gains = panGains(min(max(pan + panc.at(f), -1), 1))
+                vol = min(max(voice.volume * vc.at(f), 0), 1)
+                let b = min(max(voice.brightness + bc.at(f), 0), 1)
+                coefficient = voice.lowpassBase + (1 - voice.lowpassBase) * (b * b)
+                gains = panGains(min(max(voice.pan + panc.at(f), -1), 1))
             }
-            // Partials k = 1…4 with weight 1/k, each only while below the harmonic limit.
-            let p2 = ph * 2 - Float(Int(ph * 2))
-            let p3 = ph * 3 - Float(Int(ph * 3))
-            let p4 = ph * 4 - Float(Int(ph * 4))
-            var x = sinCycles(ph)
-            x += (2 * inc < harmonicLimit ? toneWeight2 : 0) * sinCycles(p2)
-            x += (3 * inc < harmonicLimit ? toneWeight3 : 0) * sinCycles(p3)
-            x += (4 * inc < harmonicLimit ? toneWeight4 : 0) * sinCycles(p4)
-            x *= toneNormalisation
-            y += coefficient * (x - y)
-            let s = y * vol * envelope.level(a) * fade(a) * gainScale
+            y += coefficient * (waveform[i] - y)
+            let s = y * vol * levels[i] * fades[i] * gainScale
             left[i] += s * gains.left
             right[i] += s * gains.right
-            ph += inc
-            if ph >= 1 { ph -= 1 }
         }
-        phase = ph
         lowpass = y
         age += rendered
     }
