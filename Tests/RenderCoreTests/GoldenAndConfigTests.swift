@@ -102,6 +102,54 @@ struct ChannelMapTests {
         #expect(throws: ChannelMapError.empty) { try ChannelMap(parsing: "") }
     }
 
+    @Test("H:NAME entries name actuators: one bus each, in order of first appearance; H is the default actuator")
+    func actuators() throws {
+        let map = try ChannelMap(parsing: "L, R, H:leftHandle, h:RIGHTHANDLE, L+H:woofer, M+H:leftHandle, H, 0")
+        #expect(map.sources == [.left, .right, .haptic, .haptic, .leftHaptic, .monoHaptic, .haptic, .silence])
+        #expect(map.channelActuators == [nil, nil, "leftHandle", "rightHandle", "woofer", "leftHandle", "default", nil])
+        #expect(map.actuators == ["leftHandle", "rightHandle", "woofer", "default"])
+        #expect(map.description == "L,R,H:leftHandle,H:rightHandle,L+H:woofer,M+H:leftHandle,H,0")
+        #expect(try ChannelMap(parsing: "H:default,H").actuators == ["default"])
+        #expect(try ChannelMap(parsing: "L,R").actuators == ["default"])
+        #expect(try ChannelMap(parsing: "L,R,H:leftHandle,H:rightHandle") == .dualSense)
+        #expect(ChannelMap.dualSense.description == "L,R,H:leftHandle,H:rightHandle")
+    }
+
+    @Test("a wrong actuator is named with the fix: groups, names on audio entries, bad names, too many")
+    func wrongActuators() {
+        func message(_ text: String) -> String {
+            do {
+                _ = try ChannelMap(parsing: text)
+                return "parsed"
+            } catch { return error.description }
+        }
+        #expect(
+            message("L,H:handles")
+                == "channel map: entry 2 'H:handles': 'handles' is a group of actuators; a channel carries one actuator (H:leftHandle, H:rightHandle)")
+        #expect(message("H:all").contains("'all' is a group of actuators"))
+        #expect(
+            message("L:woofer")
+                == "channel map: entry 1 'L:woofer': only entries with H carry an actuator (e.g. H:woofer or L+H:woofer)")
+        #expect(message("H:9x").contains("'9x' is not an actuator name; use letters, digits, _ and -"))
+        #expect(message("H:").contains("'' is not an actuator name"))
+        #expect(message("X:woofer").contains("entry 1 'X:woofer' is not valid"))
+        let many = (0...ChannelMap.maxActuators).map { "H:t\($0)" }.joined(separator: ",")
+        #expect(message(many) == "channel map: 65 actuators; at most 64 are driven")
+    }
+
+    @Test("interleave: each channel carries its actuator's bus")
+    func interleaveBuses() throws {
+        let map = try ChannelMap(parsing: "H:b,L+H:a,H")
+        let l: [Float] = [0.25, 0.5]
+        let r: [Float] = [0, 0]
+        let buses: [Float] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]  // bus 0 (b), 1 (a), 2 (default), stride 2
+        var out = [Float](repeating: 7, count: 6)
+        out.withUnsafeMutableBufferPointer { o in
+            map.interleave(audioL: l, audioR: r, haptics: buses, hapticStride: 2, frameCount: 2, into: o.baseAddress!)
+        }
+        #expect(out == [0.1, 0.25 + 0.3, 0.5, 0.2, 0.5 + 0.4, 0.6])
+    }
+
     @Test("interleave: layout, mono = 0.5 × (L + R), sums never beyond ±1")
     func interleave() throws {
         let map = try ChannelMap(parsing: "L,R,M,H,L+H,M+H,0")
@@ -110,7 +158,7 @@ struct ChannelMapTests {
         let h: [Float] = [0.2, 0.9, -0.99]
         var out = [Float](repeating: 7, count: 21)
         out.withUnsafeMutableBufferPointer { o in
-            map.interleave(audioL: l, audioR: r, haptic: h, frameCount: 3, into: o.baseAddress!)
+            map.interleave(audioL: l, audioR: r, haptics: h, hapticStride: 3, frameCount: 3, into: o.baseAddress!)
         }
         #expect(Array(out[0..<7]) == [0.5, 0.1, 0.3, 0.2, 0.7, 0.5, 0])
         #expect(out.allSatisfy { abs($0) <= 1 })

@@ -54,7 +54,8 @@ final class EngineCore: ALSARenderSource {
         let buses = UnsafeMutablePointer<Float>.allocate(capacity: 64 * (3 + channelMap.channelCount))
         buses.initialize(repeating: 0, count: 64 * (3 + channelMap.channelCount))
         renderer.render(frameCount: 64, into: buses, buses + 64, buses + 128)
-        channelMap.interleave(audioL: buses, audioR: buses + 64, haptic: buses + 128, frameCount: 64, into: buses + 192)
+        channelMap.interleave(
+            audioL: buses, audioR: buses + 64, haptics: buses + 128, hapticStride: 0, frameCount: 64, into: buses + 192)
         buses.deallocate()
     }
 
@@ -81,7 +82,8 @@ final class EngineCore: ALSARenderSource {
                 audioR.update(repeating: 0, count: count)
             }
             channelMap.interleave(
-                audioL: audioL, audioR: audioR, haptic: haptic, frameCount: count, into: buffer + done * channelCount)
+                audioL: audioL, audioR: audioR, haptics: haptic, hapticStride: 0, frameCount: count,
+                into: buffer + done * channelCount)
             done += count
         }
         var ended = false
