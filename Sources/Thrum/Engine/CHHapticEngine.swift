@@ -27,6 +27,10 @@ internal import Synchronization
 public final class CHHapticEngine: @unchecked Sendable {
     /// How the engine was set up.
     public let options: Options
+    /// The device the engine plays on, shared with the other engines made from it.
+    let hub: DeviceHub
+    /// The actuators the engine's players play on (bit b = the hub's actuator b).
+    let buses: UInt64
     let state: Locked<EngineState>
     let budget: AudioResourceBudget
     /// Held while an AHAP audio file is looked up, decoded and cached (`loadFile`), apart from `state`'s
@@ -38,31 +42,21 @@ public final class CHHapticEngine: @unchecked Sendable {
         try self.init(options: Options())
     }
 
-    /// Creates an engine with `options`.
+    /// Creates an engine with `options`, on a device of its own. Its players play on every actuator of the
+    /// channel map (`GCDeviceHaptics` makes engines for one locality each, on one shared device).
     /// - Throws: `CHHapticError.invalidEngineParameter` for out-of-range options.
-    public init(options: Options) throws {
-        func check(_ ok: Bool, _ message: String) throws {
-            if !ok { throw CHHapticError(.invalidEngineParameter, message) }
-        }
-        try check((1000...768_000).contains(options.sampleRate), "sample rate \(options.sampleRate) Hz is outside 1000–768000 Hz")
-        try check((16...8192).contains(options.periodFrames), "period \(options.periodFrames) frames is outside 16–8192")
-        try check((2...64).contains(options.periodCount), "\(options.periodCount) periods is outside 2–64")
-        try check((1...1024).contains(options.maxVoices), "maxVoices \(options.maxVoices) is outside 1–1024")
-        try check((1...256).contains(options.maxPlayers), "maxPlayers \(options.maxPlayers) is outside 1–256")
-        do {
-            try options.actuatorProfile.validate(sampleRate: options.sampleRate)
-        } catch {
-            throw CHHapticError(.invalidEngineParameter, "\(error)")
-        }
-        try check(
-            (1...65536).contains(options.maxPendingParameters),
-            "maxPendingParameters \(options.maxPendingParameters) is outside 1–65536")
-        try check(
-            (1...65536).contains(options.maxPendingCommands),
-            "maxPendingCommands \(options.maxPendingCommands) is outside 1–65536")
-        self.options = options
-        state = Locked(EngineState(maxPlayers: options.maxPlayers))
-        budget = AudioResourceBudget(limits: options.resourceLimits)
+    public convenience init(options: Options) throws {
+        let hub = try DeviceHub(options: options)
+        self.init(hub: hub, buses: hub.layout.buses(of: .all) ?? 1)
+    }
+
+    /// An engine on `hub` whose players play on `buses` (bit b = the hub's actuator b).
+    init(hub: DeviceHub, buses: UInt64) {
+        self.hub = hub
+        self.buses = buses
+        options = hub.options
+        state = Locked(EngineState())
+        budget = AudioResourceBudget(limits: hub.options.resourceLimits)
     }
 
     deinit {
@@ -70,7 +64,7 @@ public final class CHHapticEngine: @unchecked Sendable {
             defer { state.run = nil }
             return state.run
         }
-        run?.shutDown(drain: false)
+        if let run { _ = hub.leave(self, run: run, drain: false, drainLimit: nil) }
     }
 
     // MARK: - Properties
@@ -241,80 +235,30 @@ public final class CHHapticEngine: @unchecked Sendable {
 
     func startLocked(_ state: inout EngineState, holdingOutput: Bool = false) throws {
         guard state.run == nil else { return }
-        let configuration = RendererConfiguration(
-            sampleRate: options.sampleRate, profile: options.actuatorProfile, maxVoices: options.maxVoices,
-            maxPlayers: options.maxPlayers, maxBlockFrames: max(options.periodFrames, 1024),
-            maxPendingParameters: options.maxPendingParameters, maxNotifications: options.maxPlayers * 2,
-            maxPendingCommands: options.maxPendingCommands, hapticsFromAudio: options.hapticsFromAudio)
-        let core: EngineCore
-        do {
-            core = try EngineCore(configuration: configuration, channelMap: options.channelMap)
-        } catch {
-            throw CHHapticError(.serverInitFailed, "\(error)")
-        }
-        let link = core.link
-        link.mutedHaptics.store(state.mutedHaptics, ordering: .relaxed)
-        link.mutedAudio.store(state.mutedAudio, ordering: .relaxed)
-        let run: EngineRun
-        switch options.output {
-        case .offline:
-            run = EngineRun(link: link, offlineCore: core, playback: nil)
-        case .device, .alsaConfiguration:
-            let source: ALSADeviceSource
-            if case .alsaConfiguration(let text, let name) = options.output {
-                source = .configuration(text: text, pcmName: name)
-            } else if case .device(let name) = options.output {
-                source = .named(name)
-            } else {
-                source = .named("default")
-            }
-            let device = ALSADeviceConfiguration(
-                source: source, sampleRate: Int(options.sampleRate), channels: options.channelMap.channelCount,
-                periodFrames: options.periodFrames, periodCount: options.periodCount, requireExactRate: true,
-                realtimePriority: options.realtimePriority, lockMemory: options.lockMemory)
-            let playback: ALSAPlayback
-            do {
-                playback = try ALSAPlayback(configuration: device)
-            } catch {
-                throw CHHapticError(.serverInitFailed, error.description)
-            }
-            run = EngineRun(link: link, offlineCore: nil, playback: playback)
-            do {
-                try playback.start(source: core, holdingOutput: holdingOutput) { [weak self] error in
-                    self?.deviceFailed(error, run: run)
-                }
-            } catch {
-                playback.close()
-                throw CHHapticError(.serverInitFailed, error.description)
-            }
-            run.startHousekeeping(engine: self)
-        }
+        let run = try hub.join(self, holdingOutput: holdingOutput)
+        run.link.mutedHaptics.store(state.mutedHaptics, ordering: .relaxed)
+        run.link.mutedAudio.store(state.mutedAudio, ordering: .relaxed)
         state.run = run
-        state.slots = Array(repeating: nil, count: options.maxPlayers)
-        state.sentParameterCalls = 0
-        state.sentCommandCalls = 0
         state.idleSince = .now
         state.stoppedByIdle = false
     }
 
-    /// Stops the run; `reason` non-nil = an external stop that calls `stoppedHandler`.
+    /// Leaves the run (the device closes when no other engine of it runs); `reason` non-nil = an external
+    /// stop that calls `stoppedHandler`. Returns false when a drain was cut short.
     @discardableResult
     func stopEngine(reason: StoppedReason?, drain: Bool = false, drainLimit: Double? = nil) -> Bool {
-        let (run, uses, ended, finished, handler) = state.withLock {
-            state -> (EngineRun?, [SlotUse?], [HapticPatternPlayer], [FinishedHandler], StoppedHandler?) in
-            guard let run = state.run else { return (nil, [], [], [], nil) }
+        let (run, finished, handler) = state.withLock {
+            state -> (EngineRun?, [FinishedHandler], StoppedHandler?) in
+            guard let run = state.run else { return (nil, [], nil) }
             state.stoppedTime = Double(run.link.statistics.currentFrame) / options.sampleRate
             state.run = nil
-            let uses = state.slots
-            let players = state.releaseAllSlots()
             let finished = state.finishedHandlers
             state.finishedHandlers = []
             state.stoppedByIdle = reason == .idleTimeout
-            return (run, uses, players, finished, state.stoppedHandler)
+            return (run, finished, state.stoppedHandler)
         }
         guard let run else { return true }
-        // The slots' patterns are released only once the render side is done with them.
-        let drained = withExtendedLifetime(uses) { run.shutDown(drain: drain, drainLimit: drainLimit) }
+        let (ended, drained) = hub.leave(self, run: run, drain: drain, drainLimit: drainLimit)
         for player in ended { player.instanceEnded(frame: nil, isLast: true) }
         for handler in finished { _ = handler(nil) }
         if let reason { handler?(reason) }
@@ -372,14 +316,14 @@ public final class CHHapticEngine: @unchecked Sendable {
         }
         core.render(into: buffer, frameCount: frameCount, channelCount: options.channelMap.channelCount)
         run.offlineRendering.unlock()
-        if deliverCallbacks { service() }
+        if deliverCallbacks { hub.service() }
     }
 
     /// Calls `finishedHandler` once every player has ended (at once if none is playing or the engine
     /// is stopped). Returning `.stopEngine` stops the engine (`stoppedHandler(.notifyWhenFinished)`).
     public func notifyWhenPlayersFinished(_ finishedHandler: @escaping FinishedHandler) {
         let now = state.withLock { state -> Bool in
-            guard state.run != nil, state.slots.contains(where: { $0 != nil }) else { return true }
+            guard state.run != nil, hub.hasInstances(of: self) else { return true }
             state.finishedHandlers.append(finishedHandler)
             return false
         }

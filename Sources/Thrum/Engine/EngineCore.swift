@@ -128,7 +128,7 @@ final class EngineCore: ALSARenderSource {
         if failed { wake.signal() }
     }
 
-    /// Applies the mute, rate and loop values written since the last period, each to the instance it was
+    /// Applies the mute, rate, loop and stop values written since the last period, each to the instance it was
     /// written for (the renderer ignores it when that instance is no longer current).
     private func applySettings() {
         for slot in 0..<settings.slotCount {
@@ -142,6 +142,9 @@ final class EngineCore: ALSARenderSource {
             if let (id, value) = settings.read(slot, .loopEnd, seen: &seen[InstanceSetting.loopEnd.rawValue]) {
                 let loopEnd = Double(bitPattern: value)
                 renderer.setLoopNow(id, loopEnd: loopEnd < 0 ? nil : loopEnd)
+            }
+            if let (id, _) = settings.read(slot, .stopped, seen: &seen[InstanceSetting.stopped.rawValue]) {
+                renderer.stopPlayer(id, atFrame: 0)
             }
         }
     }

@@ -25,8 +25,13 @@ extension CHHapticEngine {
         public var periodCount: Int = 4
         /// Output channels: which bus each carries. Default `L+H,R+H` (hear everything on speakers).
         public var channelMap: ChannelMap = .speakers
-        /// The actuator the haptic bus drives (frequency band, intensity law, limiter).
+        /// The profile of every actuator `actuators` does not list (frequency band, intensity law, limiter).
         public var actuatorProfile: ActuatorProfile = .default
+        /// Actuators of the channel map by name (`H:NAME`; a plain `H` is `default`), each with its own profile
+        /// and, for spatial panning, its position. An actuator of the map not listed here has `actuatorProfile`
+        /// and its default place (`Actuator.defaultPositions(for:)`); listing one the map does not carry is an
+        /// error. Default: none listed.
+        public var actuators: [Actuator] = []
         /// Folders searched for `EventWaveformPath` files after the AHAP file's own folder.
         public var resourceRoots: [String] = []
         /// Accept absolute audio paths and paths leading outside every root (`--allow-any-path`).

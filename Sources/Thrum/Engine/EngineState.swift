@@ -4,17 +4,6 @@ import Foundation
 internal import RenderCore
 internal import Synchronization
 
-/// One pattern instance occupying a renderer slot. Holds the compiled pattern until the render thread
-/// reports the instance's end (the render thread has only an unmanaged reference and a view of its
-/// storage), so the pattern is released here, on the control side, never on the render thread.
-/// The player is held weakly: players hold their engine, so a strong one would keep an engine whose app
-/// let go of it (and its render thread) alive for as long as an instance plays, forever for a loop.
-struct SlotUse {
-    weak var player: HapticPatternPlayer?
-    let pattern: CompiledPattern
-    let instance: InstanceID
-}
-
 /// A registered audio resource.
 struct RegisteredResource {
     let audio: DecodedAudio
@@ -23,15 +12,11 @@ struct RegisteredResource {
     let loopEnabled: Bool
 }
 
-/// The control-side state of an engine, behind its lock.
+/// The control-side state of an engine, behind its lock (what it shares with the other engines of its
+/// device is its hub's).
 struct EngineState {
+    /// The run the engine takes part in (its hub's), nil while stopped.
     var run: EngineRun?
-    var slots: [SlotUse?]
-    /// The generation of the last instance started (each start takes the next).
-    var nextGeneration: UInt32 = 0
-    /// Parameter and transport calls queued in this run (see `CHHapticEngine.send`).
-    var sentParameterCalls = 0
-    var sentCommandCalls = 0
     var stoppedTime: TimeInterval = 0
     var stoppedHandler: CHHapticEngine.StoppedHandler?
     var resetHandler: CHHapticEngine.ResetHandler?
@@ -49,23 +34,9 @@ struct EngineState {
     /// AHAP audio files by the identity (device, inode) of the file opened, loaded once and kept for
     /// the engine's life.
     var fileCache: [AudioFileHandle.Identity: SampleBuffer] = [:]
-
-    init(maxPlayers: Int) {
-        slots = Array(repeating: nil, count: maxPlayers)
-    }
-
-    /// Frees every slot and returns the players that had instances, each once.
-    mutating func releaseAllSlots() -> [HapticPatternPlayer] {
-        var players: [HapticPatternPlayer] = []
-        for case let player? in slots.map({ $0?.player }) where !players.contains(where: { $0 === player }) {
-            players.append(player)
-        }
-        slots = Array(repeating: nil, count: slots.count)
-        return players
-    }
 }
 
-/// One start-to-stop run of an engine: the shared link, and the device or the offline core.
+/// One start-to-stop run of a device (its hub): the shared link, and the device or the offline core.
 final class EngineRun: @unchecked Sendable {
     let link: EngineLink
     /// Offline mode: the render core, driven by `renderOffline` on the caller's thread.

@@ -2,7 +2,7 @@ internal import RenderCore
 internal import Synchronization
 
 /// A player setting that applies to its instances as a latest value: `isMuted`, `playbackRate` and the
-/// loop (`loopEnabled`, `loopEnd`). Property setters cannot throw, so these never go through the command
+/// loop (`loopEnabled`, `loopEnd`), and the stop of an engine that leaves a shared device. Property setters cannot throw, so these never go through the command
 /// ring (which can be full): each slot has one cell per setting that the control side overwrites and the
 /// render thread reads once per period.
 enum InstanceSetting: Int {
@@ -12,9 +12,12 @@ enum InstanceSetting: Int {
     case rate
     /// The loop end in pattern seconds as the bit pattern of a `Double` (−1 = no loop).
     case loopEnd
+    /// 1 = stop now: the instance's engine stopped while other engines of its device go on (a stop that
+    /// must not fail for want of room in the command ring).
+    case stopped
 
     /// Number of settings (cells per slot).
-    static let count = 3
+    static let count = 4
 }
 
 /// One cell: a value and the tag of the write that set it (a sequence lock with one writer).
