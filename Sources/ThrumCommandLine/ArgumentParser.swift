@@ -4,7 +4,8 @@ import ThrumModel
 /// The options that take a value (`--output FILE`), one case for each any command accepts: reading an
 /// option by a name that does not exist is a compile error. The raw value is the long name.
 enum ValueOption: String, Sendable {
-    case channels, device, duration, format, loops, output, period, periods, profile, rate, resolution, resources, seek
+    case channels, device, duration, format, layout, loops, output, period, periods, profile, rate, resolution, resources
+    case seek
     case to, voices, width
     case attack, band, gain, hold, preset, release, sensitivity, settings, tolerance
     case breakpointsPerSecond = "breakpoints-per-second"

@@ -49,8 +49,6 @@ enum EngineArguments {
     static let sampleRate = OptionSpec.value(.sampleRate, placeholder: "HZ", help: "engine sample rate (default 48000)")
     static let channels = OptionSpec.value(
         .channels, placeholder: "MAP", help: "output channels, e.g. L+H,R+H or L,R,H or M,H (see below)")
-    static let profile = OptionSpec.value(
-        .profile, placeholder: "NAME|FILE", help: "actuator profile: default, lra, speaker or a JSON file")
     static let resources = OptionSpec.value(
         .resources, placeholder: "DIR", help: "also look for audio files here (repeatable)")
     static let allowAnyPath = OptionSpec.flag(
@@ -69,8 +67,9 @@ enum EngineArguments {
             .maxAudioMemory, placeholder: "N", help: "decoded audio of all files together, in bytes (default 92160000)"),
     ]
     /// The options that pick audio files and the actuator (also taken by `plot`, which renders).
-    static let resourceOptions = [profile, resources, allowAnyPath] + audioLimits
-    static let options = [sampleRate, channels, voices] + resourceOptions + [hapticsFromAudio, preset]
+    static let resourceOptions = [ActuatorArguments.profile, resources, allowAnyPath] + audioLimits
+    static let options =
+        [sampleRate, channels, ActuatorArguments.layout, voices] + resourceOptions + [hapticsFromAudio, preset]
 
     /// Extensions of sound files a PATTERN argument may name: the sound plays as one AudioCustom event.
     static let soundExtensions: Set<String> = ["wav", "aif", "aiff", "aifc", "flac", "ogg", "oga", "caf", "au", "w64"]
@@ -82,38 +81,28 @@ enum EngineArguments {
     static let channelHelp = """
         Channel map entries, one per output channel: L R (audio), M (audio mono), H (haptic),
         L+H R+H M+H (audio with haptic mixed in, for speakers), 0 (silence).
+        \(ActuatorArguments.help)
         """
 
-    /// Engine options from the command line; `defaultChannels` differs between play and render.
+    /// Engine options from the command line for `patterns` (their paths as loaded); `defaultChannels`
+    /// differs between play and render.
     static func engineOptions(
-        _ arguments: ParsedArguments, patternPath: String, defaultChannels: ChannelMap
+        _ arguments: ParsedArguments, patterns: [LoadedPattern], defaultChannels: ChannelMap
     ) throws -> CHHapticEngine.Options {
         var options = CHHapticEngine.Options()
         if let rate = try arguments.int(.sampleRate, in: 1000...768_000) { options.sampleRate = Double(rate) }
-        if let text = arguments.value(.channels) {
-            do {
-                options.channelMap = try ChannelMap(parsing: text)
-            } catch {
-                throw UsageError(message: "--channels: \(error)")
-            }
-        } else {
-            options.channelMap = defaultChannels
-        }
-        if let profile = arguments.value(.profile) {
-            options.actuatorProfile = try loadProfile(profile)
-            do {
-                try options.actuatorProfile.validate(sampleRate: options.sampleRate)
-            } catch {
-                throw CommandFailure(.dataError, "actuator profile \(profile): \(error)")
-            }
-        }
+        options.channelMap = try ActuatorArguments.channelMap(arguments, default: defaultChannels)
+        try ActuatorArguments.applyProfiles(arguments, to: &options)
         options.maxVoices = try arguments.int(.voices, in: 1...1024) ?? options.maxVoices
         var limits = AudioResourceLimits()
         limits.maxFileBytes = try arguments.int(.maxAudioBytes, in: 1...Int(Int32.max)) ?? limits.maxFileBytes
         limits.maxDurationSeconds = try arguments.double(.maxAudioSeconds, in: 0.001...86_400) ?? limits.maxDurationSeconds
         limits.maxTotalDecodedBytes = try arguments.int(.maxAudioMemory, in: 1...(1 << 40)) ?? limits.maxTotalDecodedBytes
         options.resourceLimits = limits
-        options.resourceRoots = arguments.allValues(.resources) + BundledResources.audioRoots(for: patternPath)
+        options.resourceRoots = arguments.allValues(.resources)
+        for root in patterns.flatMap({ BundledResources.audioRoots(for: $0.path) }) where !options.resourceRoots.contains(root) {
+            options.resourceRoots.append(root)
+        }
         options.allowAnyResourcePath = arguments.flag(.allowAnyPath)
         if arguments.flag(.hapticsFromAudio) {
             options.hapticsFromAudio = try arguments.value(.preset).map(AnalysisSettingsFile.preset(named:)) ?? .general
@@ -121,7 +110,7 @@ enum EngineArguments {
             throw UsageError(message: "--preset chooses the settings of --haptics-from-audio; add --haptics-from-audio")
         }
         // A sound played on its own is not an AHAP resource: it may be as long as 'thrum analyze' reads.
-        if isSound(patternPath) { options.resourceLimits = analysisLimits }
+        if patterns.contains(where: { isSound($0.path) }) { options.resourceLimits = analysisLimits }
         return options
     }
 
@@ -163,6 +152,23 @@ enum EngineArguments {
         let folder = path == "-" ? nil : URL(fileURLWithPath: path).deletingLastPathComponent().path
         return (CHHapticPattern(data: pattern, sourceFolder: folder), PatternInput.displayName(path))
     }
+
+    /// The patterns of the positional `PATTERN[@ACTUATOR]` arguments, in order.
+    static func patterns(_ arguments: ParsedArguments, limits: PatternLimits) throws -> [LoadedPattern] {
+        try arguments.positionals.map { argument in
+            let target = PatternTarget(argument)
+            let (pattern, path) = try pattern(target.pattern, limits: limits)
+            return LoadedPattern(target: target, pattern: pattern, path: path)
+        }
+    }
+}
+
+/// A pattern of the command line, loaded, with where it plays.
+struct LoadedPattern {
+    let target: PatternTarget
+    let pattern: CHHapticPattern
+    /// The file it came from (a bundled pattern's full path), as shown in messages.
+    let path: String
 }
 
 /// The exit code and message for an error from the engine.
@@ -178,27 +184,51 @@ func commandFailure(_ error: any Error, patternPath: String) -> CommandFailure {
     }
 }
 
-/// A pattern playing on an offline engine from frame 0: the samples `render` writes and `plot` draws,
-/// made by the same render core `play` drives.
+/// Patterns playing together on an offline device from frame 0, each on its locality: the samples `render`
+/// writes and `plot` draws, made by the same render core `play` drives.
 struct OfflineRender {
-    let engine: CHHapticEngine
-    let player: any CHHapticAdvancedPatternPlayer
+    let device: GCDeviceHaptics
+    /// One engine per pattern, for its locality.
+    let engines: [CHHapticEngine]
+    let players: [any CHHapticAdvancedPatternPlayer]
 
-    /// Starts `pattern` at once on an offline engine with `options` (its output is set to offline).
-    init(_ pattern: CHHapticPattern, options: CHHapticEngine.Options, path: String, transport: TransportArguments?) throws {
+    /// Starts `patterns` at once on an offline device with `options` (its output is set to offline).
+    init(_ patterns: [LoadedPattern], options: CHHapticEngine.Options, transport: TransportArguments?) throws {
         var options = options
         options.output = .offline
         do {
-            engine = try CHHapticEngine(options: options)
-            player = try engine.makeAdvancedPlayer(with: pattern)
-            try transport?.apply(to: player)
-            try engine.start()
-            try player.start(atTime: CHHapticTimeImmediate)
-        } catch let error as UsageError {
-            throw error
+            device = try GCDeviceHaptics(options: options)
         } catch {
-            throw commandFailure(error, patternPath: path)
+            throw commandFailure(error, patternPath: patterns.first?.path ?? "")
         }
+        engines = try ActuatorArguments.engines(on: device, for: patterns.map(\.target))
+        var players: [any CHHapticAdvancedPatternPlayer] = []
+        for (engine, loaded) in zip(engines, patterns) {
+            do {
+                let player = try engine.makeAdvancedPlayer(with: loaded.pattern)
+                try transport?.apply(to: player)
+                try engine.start()
+                players.append(player)
+            } catch let error as UsageError {
+                throw error
+            } catch {
+                throw commandFailure(error, patternPath: loaded.path)
+            }
+        }
+        for (player, loaded) in zip(players, patterns) {
+            do {
+                try player.start(atTime: CHHapticTimeImmediate)
+            } catch {
+                throw commandFailure(error, patternPath: loaded.path)
+            }
+        }
+        self.players = players
+    }
+
+    /// The engine frame at which the last pattern ended (release tails included); nil while one plays.
+    var endFrame: UInt64? {
+        let ends = players.map { ($0 as? ThrumPlayerState)?.endFrame }
+        return ends.contains(nil) ? nil : ends.compactMap { $0 }.max()
     }
 
     /// What a render made and lost.
@@ -221,21 +251,22 @@ struct OfflineRender {
         }
     }
 
-    /// Renders block by block until the pattern has ended (its release tails included), or exactly
+    /// Renders block by block until every pattern has ended (its release tails included), or exactly
     /// `limit` frames, at most `maxFrames`; hands each block, interleaved, to `consume`.
     func run(limit: Int?, maxFrames: Int = .max, _ consume: (UnsafeBufferPointer<Float>) throws -> Void) throws -> Outcome {
-        let channels = engine.options.channelMap.channelCount
+        let channels = device.options.channelMap.channelCount
         // 4096 frames: the writer hands each block to write(2) whole, and the kernel takes writes under ~32 KB
         // at about twice the system time per byte (dd of 345 MB here: 12 KB writes 0.15–0.18 s, 32 KB and
         // up 0.06–0.09 s); the output does not depend on the block size.
         let block = 4096
         var buffer = [Float](repeating: 0, count: block * channels)
         var rendered = 0
+        let engine = engines[0]  // renders the device: every engine's players
         while true {
             var count = min(block, (limit ?? .max) - rendered, maxFrames - rendered)
             if count <= 0 { break }
             try buffer.withUnsafeMutableBufferPointer { try engine.renderOffline(frameCount: count, into: $0.baseAddress!) }
-            let end = (player as? ThrumPlayerState)?.endFrame
+            let end = endFrame
             if limit == nil, let end { count = max(0, min(count, Int(end) - rendered)) }
             try buffer.withUnsafeBufferPointer { try consume(UnsafeBufferPointer(rebasing: $0[0..<(count * channels)])) }
             rendered += count
@@ -243,7 +274,7 @@ struct OfflineRender {
         }
         let outcome = Outcome(
             frames: rendered, droppedEvents: engine.voiceOverflowCount, zeroedSamples: engine.nonFiniteSampleCount)
-        engine.stop()
+        for engine in engines { engine.stop() }
         return outcome
     }
 }

@@ -12,7 +12,7 @@ let playCommand = Subcommand(
     spec: CommandSpec(
         name: "play",
         summary: "Play a pattern on an ALSA device (haptics and audio on one clock).",
-        positionalUsage: "PATTERN", minPositionals: 1, maxPositionals: 1,
+        positionalUsage: "PATTERN[@ACTUATOR]...", minPositionals: 1, maxPositionals: nil,
         options: [
             .value(.device, short: "d", placeholder: "NAME", help: "ALSA playback device (default: default); see 'thrum devices'"),
             .value(.period, placeholder: "FRAMES", help: "frames per period (default 256)"),
@@ -23,15 +23,18 @@ let playCommand = Subcommand(
         details: """
             PATTERN is an AHAP file, the name of a bundled pattern (see 'thrum list'), - for standard input, or a
             sound file (WAV, FLAC, …), played as it is; --haptics-from-audio adds haptics derived from the audio live.
+            Several patterns play together from the first frame; @ACTUATOR puts one on an actuator of the channel
+            map (see below).
             Default channels: L+H,R+H (hear audio and haptics on speakers). An actuator on the right channel
             of a stereo card: --channels M,H. An actuator alone on a mono output: --channels H.
             \(EngineArguments.channelHelp)
             The device's own format, channels, access and rate are used (a rate it lacks falls back to the
             nearest one it has unless --sample-rate asks for it; extra device channels are silent).
             The pattern starts on the stream's first frame; --duration counts pattern time.
-            On a terminal a status line shows position, loop, rate and xruns; keys: space pause/resume,
+            On a terminal a status line shows position, loop, rate and xruns (of the first pattern; the keys act
+            on every pattern); keys: space pause/resume,
             ←/→ seek ∓1 s, +/- rate ×/÷ 1.25, l loop on/off, m mute haptics, q quit.
-            With --watch, each save is checked and replayed on the running engine (a broken edit prints its
+            With --watch (one pattern), each save is checked and replayed on the running engine (a broken edit prints its
             problems and the last good version keeps playing); playback runs until q or Ctrl-C.
             Ctrl-C, SIGTERM and SIGHUP stop playback cleanly (exit 130). Started in the background
             ('thrum play … &'), it leaves the terminal alone: no keys, no status line.
@@ -39,14 +42,18 @@ let playCommand = Subcommand(
             """),
     run: { arguments, console in
         let limits = try PatternLimits(arguments)
+        if arguments.flag(.watch) && arguments.positionals.count > 1 {
+            throw UsageError(message: "--watch replays one AHAP file when it is saved; give one pattern")
+        }
         if arguments.flag(.watch) && arguments.positionals[0] == "-" {
             throw UsageError(message: "--watch needs a pattern file to watch, not standard input")
         }
         if arguments.flag(.watch) && EngineArguments.isSound(arguments.positionals[0]) {
             throw UsageError(message: "--watch replays an AHAP file when it is saved; '\(arguments.positionals[0])' is a sound")
         }
-        let (pattern, path) = try EngineArguments.pattern(arguments.positionals[0], limits: limits)
-        var options = try EngineArguments.engineOptions(arguments, patternPath: path, defaultChannels: .speakers)
+        let patterns = try EngineArguments.patterns(arguments, limits: limits)
+        let path = patterns.map(\.path).joined(separator: ", ")
+        var options = try EngineArguments.engineOptions(arguments, patterns: patterns, defaultChannels: .speakers)
         let transport = try TransportArguments(arguments)
         let device = arguments.value(.device) ?? "default"
         options.output = .device(device)
@@ -58,35 +65,48 @@ let playCommand = Subcommand(
         if arguments.flag(.verbose) || console.errIsTerminal { console.error(PlayDevice.describe(setup, device: device)) }
 
         let interrupt = InterruptFlag(watchdog: "thrum play")
-        let engine: CHHapticEngine
-        let player: any CHHapticAdvancedPatternPlayer
+        let haptics: GCDeviceHaptics
         do {
-            engine = try CHHapticEngine(options: options)
-            player = try engine.makeAdvancedPlayer(with: pattern)
-            try transport.apply(to: player)
-        } catch let error as UsageError {
-            throw error
+            haptics = try GCDeviceHaptics(options: options)
         } catch {
             throw commandFailure(error, patternPath: path)
         }
+        let engines = try ActuatorArguments.engines(on: haptics, for: patterns.map(\.target))
+        let engine = engines[0]
+        var players: [any CHHapticAdvancedPatternPlayer] = []
+        for (engine, loaded) in zip(engines, patterns) {
+            do {
+                let player = try engine.makeAdvancedPlayer(with: loaded.pattern)
+                try transport.apply(to: player)
+                players.append(player)
+            } catch let error as UsageError {
+                throw error
+            } catch {
+                throw commandFailure(error, patternPath: loaded.path)
+            }
+        }
         do {
-            // Held until the player is queued, so the pattern starts on the stream's first frame.
+            // Held until the players are queued, so the patterns start on the stream's first frame.
             try engine.startHoldingOutput()
+            for other in engines.dropFirst() { try other.start() }
         } catch let error as CHHapticError {
+            for engine in engines { engine.stop() }
             throw CommandFailure(.unavailable, error.message)
         }
         if let warning = engine.startWarning { console.error("thrum play: warning: \(warning)") }
-        do {
-            try player.start(atTime: CHHapticTimeImmediate)
-            // --duration is pattern time: the stop lands on the exact frame `thrum render --duration` ends on.
-            if let duration = transport.duration { try player.stop(atTime: duration) }
-        } catch {
-            engine.stop()
-            throw commandFailure(error, patternPath: path)
+        for (player, loaded) in zip(players, patterns) {
+            do {
+                try player.start(atTime: CHHapticTimeImmediate)
+                // --duration is pattern time: the stop lands on the exact frame `thrum render --duration` ends on.
+                if let duration = transport.duration { try player.stop(atTime: duration) }
+            } catch {
+                for engine in engines { engine.stop() }
+                throw commandFailure(error, patternPath: loaded.path)
+            }
         }
         engine.releaseOutput()
         let started = ContinuousClock.now
-        var session = PlaySession(engine: engine, player: player, console: console)
+        var session = PlaySession(engines: engines, players: players, console: console)
         if arguments.flag(.watch) {
             guard let watcher = FileWatcher(path: path) else {
                 throw CommandFailure(.software, "cannot watch \(path) for changes (inotify unavailable)")
@@ -98,6 +118,7 @@ let playCommand = Subcommand(
         let dropped = engine.voiceOverflowCount
         let zeroed = engine.nonFiniteSampleCount
         let spins = engine.deviceSpinCount
+        for other in engines.dropFirst() { other.stop() }  // the first one drains and closes the device
         switch outcome {
         case .interrupted:
             // Within the watchdog's second: the buffer's end, or half a second of a device that stopped.
@@ -132,87 +153,6 @@ let playCommand = Subcommand(
         }
         return .ok
     })
-
-/// The wait loop of `thrum play`: ends on the pattern's end, --duration, q, Ctrl-C or device loss, and
-/// drives the status line and keys on a terminal.
-struct PlaySession {
-    enum Outcome { case finished, quit, interrupted, deviceFailed }
-
-    let engine: CHHapticEngine
-    var player: any CHHapticAdvancedPatternPlayer
-    let console: Console
-    var watch: PatternWatch?
-
-    init(engine: CHHapticEngine, player: any CHHapticAdvancedPatternPlayer, console: Console) {
-        self.engine = engine
-        self.player = player
-        self.console = console
-    }
-
-    mutating func run(until duration: Double?, interrupt: InterruptFlag) -> Outcome {
-        let keys = TerminalKeys()
-        defer {
-            if keys != nil { console.writeErr("\r\u{1B}[K") }
-            keys?.restore()
-        }
-        let rate = engine.options.sampleRate
-        var paused = false
-        var lastStatus = ContinuousClock.now - .seconds(1)
-        while true {
-            let state = player as? ThrumPlayerState
-            if interrupt.signalNumber != 0 { return .interrupted }
-            if !engine.isRunning { return .deviceFailed }
-            if let replacement = watch?.reloaded(engine: engine, console: console) {
-                try? player.stop(atTime: CHHapticTimeImmediate)
-                player = replacement
-                paused = false
-            }
-            if watch == nil, let end = state?.endFrame,
-                engine.currentTime * rate >= Double(end) + Double(engine.bufferFrames)
-            {
-                return .finished
-            }
-            if let duration, engine.currentTime >= duration {
-                return .finished  // the player stopped at `duration`; draining plays the rest of the buffer
-            }
-            if let keys {
-                for key in keys.read() {
-                    if key == .quit { return .quit }
-                    handle(key, paused: &paused)
-                }
-                if ContinuousClock.now - lastStatus >= .milliseconds(200), isForegroundOnTerminal() {
-                    lastStatus = .now
-                    let position = state?.position
-                    let line = StatusLine(
-                        position: position?.seconds ?? 0, duration: state?.duration ?? 0,
-                        loopCount: position?.loopCount ?? 0, looping: player.loopEnabled,
-                        rate: Double(player.playbackRate), xruns: engine.xrunCount, paused: paused,
-                        hapticsMuted: engine.isMutedForHaptics)
-                    console.writeErr("\r\u{1B}[K" + line.text)
-                }
-            }
-            Thread.sleep(forTimeInterval: 0.005)
-        }
-    }
-
-    private func handle(_ key: PlayKey, paused: inout Bool) {
-        let position = (player as? ThrumPlayerState)?.position?.seconds ?? 0
-        switch key {
-        case .pauseResume:
-            if paused { try? player.resume(atTime: CHHapticTimeImmediate) } else {
-                try? player.pause(atTime: CHHapticTimeImmediate)
-            }
-            paused.toggle()
-        case .seekBack: try? player.seek(toOffset: max(0, position - 1))
-        case .seekForward: try? player.seek(toOffset: position + 1)
-        case .faster: player.playbackRate = min(player.playbackRate * 1.25, 100)
-        case .slower: player.playbackRate = max(player.playbackRate / 1.25, 0.01)
-        case .toggleLoop: player.loopEnabled.toggle()
-        case .toggleHapticMute: engine.isMutedForHaptics.toggle()
-        case .quit: break
-        }
-    }
-}
 
 /// `thrum play --watch`: reloads the pattern when its file is saved.
 final class PatternWatch {

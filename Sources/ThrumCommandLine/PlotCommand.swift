@@ -79,7 +79,7 @@ let plotCommand = Subcommand(
     spec: CommandSpec(
         name: "plot",
         summary: "Draw a pattern's timeline (events, effective intensity and sharpness, rendered waveforms) as SVG or PNG.",
-        positionalUsage: "PATTERN", minPositionals: 1, maxPositionals: 1,
+        positionalUsage: "PATTERN[@ACTUATOR]", minPositionals: 1, maxPositionals: 1,
         options: [
             .value(
                 .output, short: "o", placeholder: "FILE",
@@ -90,13 +90,14 @@ let plotCommand = Subcommand(
             .value(.width, placeholder: "PX", help: "image width in pixels, 400 to 8000 (default 1200)"),
             .value(.loopEnd, placeholder: "S", help: "draw a dashed loop-end line at S seconds (0 = the pattern's end)"),
             .value(.sampleRate, placeholder: "HZ", help: "render the waveforms at this rate (default 48000; 8000 beyond 10 s)"),
-        ] + EngineArguments.resourceOptions + PatternLimits.options,
+        ] + [EngineArguments.channels, ActuatorArguments.layout] + EngineArguments.resourceOptions + PatternLimits.options,
         details: """
             PATTERN is an AHAP file, the name of a bundled pattern (see 'thrum list'), or - for standard input.
             Lanes show each event by type (T transient, C continuous, A audio tone, audio files by name);
             the middle panel shows effective intensity (event × HapticIntensityControl) and sharpness
-            (event + HapticSharpnessControl) while a haptic event plays; below are the rendered haptic,
-            audio left and audio right channels (min/max per pixel column).
+            (event + HapticSharpnessControl) while a haptic event plays; below are the rendered haptic
+            channel of each actuator of --channels or --layout (PATTERN@ACTUATOR plays on one of them), audio left
+            and audio right (min/max per pixel column).
             PNG files are converted from the SVG by rsvg-convert (Debian package librsvg2-bin).
             A plot covers at most \(Int(maxPlotSeconds)) s; a longer pattern needs --duration S to plot its start.
             Exit status: 0 ok, 64 usage, 65 bad pattern or audio file, 66 pattern missing,
@@ -125,54 +126,60 @@ let plotCommand = Subcommand(
             toolPath = found
         }
 
-        let (pattern, path) = try EngineArguments.pattern(arguments.positionals[0], limits: PatternLimits(arguments))
+        let patterns = try EngineArguments.patterns(arguments, limits: PatternLimits(arguments))
+        let (pattern, path) = (patterns[0].pattern, patterns[0].path)
         if duration == nil && pattern.duration > maxPlotSeconds {
             throw CommandFailure(
                 .dataError,
                 "\(path): the pattern lasts \(PatternValidator.formatted(pattern.duration)) s, more than the \(Int(maxPlotSeconds)) s a plot covers (pass --duration S to plot its start)")
         }
-        var options = try EngineArguments.engineOptions(arguments, patternPath: path, defaultChannels: .separate)
         // 48 kHz shows audio files as they are; long patterns render at 8 kHz to stay quick and small.
+        var options = try EngineArguments.engineOptions(arguments, patterns: patterns, defaultChannels: .separate)
         if arguments.value(.sampleRate) == nil { options.sampleRate = (duration ?? pattern.duration) > 10 ? 8000 : 48000 }
-        options.channelMap = .separate
+        // L, R, then one channel per actuator of the map (H alone for the default actuator).
+        let actuators = options.channelMap.actuators
+        options.channelMap = ChannelMap(
+            sources: [.left, .right] + actuators.map { _ in .haptic }, channelActuators: [nil, nil] + actuators)
         let rate = options.sampleRate
 
-        // Render L, R, H until the player ends (or for --duration), keeping every frame.
-        let render = try OfflineRender(pattern, options: options, path: path, transport: nil)
+        // Render until the player ends (or for --duration), keeping every frame.
+        let render = try OfflineRender(patterns, options: options, transport: nil)
         let limit = duration.map { max(1, Int(($0 * rate).rounded())) }
+        let channels = options.channelMap.channelCount
         var left: [Float] = []
         var right: [Float] = []
-        var haptic: [Float] = []
+        var haptics = actuators.map { _ in [Float]() }
         do {
             _ = try render.run(limit: limit, maxFrames: Int(maxPlotSeconds * rate)) { block in
-                for frame in 0..<(block.count / 3) {
-                    left.append(block[frame * 3])
-                    right.append(block[frame * 3 + 1])
-                    haptic.append(block[frame * 3 + 2])
+                for frame in 0..<(block.count / channels) {
+                    left.append(block[frame * channels])
+                    right.append(block[frame * channels + 1])
+                    for k in haptics.indices { haptics[k].append(block[frame * channels + 2 + k]) }
                 }
             }
         } catch {
             throw commandFailure(error, patternPath: path)
         }
 
-        let rendered = Double(haptic.count) / rate
+        let rendered = Double(left.count) / rate
         // The pattern's length with its audio files counted (the player's, as loops use it).
-        let patternSeconds = (render.player as? ThrumPlayerState)?.duration ?? pattern.duration
+        let patternSeconds = (render.players.first as? ThrumPlayerState)?.duration ?? pattern.duration
         var end = duration ?? max(rendered, patternSeconds)
         let loopEnd = loopEndArgument.map { $0 > 0 ? $0 : patternSeconds }
         if duration == nil, let loopEnd { end = max(end, loopEnd) }
         if end <= 0 { end = 0.1 }
-        let profile = options.actuatorProfile
+        let profile = options.actuators.first?.profile ?? options.actuatorProfile
         let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         var timeline: PlotTimeline
         do {
             timeline = try PlotTimeline(
-                name: name, pattern: pattern.data, end: end, loopEnd: loopEnd, sampleRate: rate, haptic: haptic,
+                name: name, pattern: pattern.data, end: end, loopEnd: loopEnd, sampleRate: rate,
+                haptics: zip(actuators, haptics).map { (name: $0, samples: $1) },
                 left: left, right: right, profile: profile)
         } catch {
             throw CommandFailure(.dataError, "\(path): \(error)")
         }
-        timeline.soundingEnd = (render.player as? ThrumPlayerState)?.endFrame.map { Double($0) / rate } ?? end
+        timeline.soundingEnd = render.endFrame.map { Double($0) / rate } ?? end
         // AudioCustom bars cover the part of the file they play: probe each file's length.
         let resolver = ResourcePathResolver(roots: options.resourceRoots, allowAnyPath: options.allowAnyResourcePath)
         for (index, event) in pattern.data.events.enumerated() where event.type == .audioCustom {

@@ -329,8 +329,14 @@ struct PlotSVG {
         var y = top
         var waves: [SVGElement] = []
         let columnSeconds = timeline.end / Double(columns)
-        for (name, samples, colour) in [
-            ("Haptic", timeline.haptic, PlotStyle.hapticWaveColour),
+        // One lane per actuator: "Haptic" for the default one alone, else the actuator's name.
+        let haptics = timeline.haptics.map { actuator in
+            (
+                timeline.haptics.count == 1 && actuator.name == ActuatorNames.defaultActuator ? "Haptic" : actuator.name,
+                actuator.samples, PlotStyle.hapticWaveColour
+            )
+        }
+        for (name, samples, colour) in haptics + [
             ("Audio L", timeline.left, PlotStyle.audioWaveColour),
             ("Audio R", timeline.right, PlotStyle.audioWaveColour),
         ] {

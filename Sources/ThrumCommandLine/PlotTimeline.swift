@@ -14,7 +14,8 @@ struct PlotTimeline {
     /// The engine rate the waveforms were rendered at.
     var sampleRate: Double
     /// Rendered channels, one sample per frame from the pattern start.
-    var haptic: [Float]
+    /// One haptic channel per actuator, by the actuator's name (`default` for a plain `H`).
+    var haptics: [(name: String, samples: [Float])]
     var left: [Float]
     var right: [Float]
     /// Haptic events compiled (effective event values, active lengths) and the parameter controls.
@@ -28,7 +29,8 @@ struct PlotTimeline {
     var soundingEnd: Double = 0
 
     init(
-        name: String, pattern: PatternData, end: Double, loopEnd: Double?, sampleRate: Double, haptic: [Float],
+        name: String, pattern: PatternData, end: Double, loopEnd: Double?, sampleRate: Double,
+        haptics: [(name: String, samples: [Float])],
         left: [Float], right: [Float], profile: ActuatorProfile
     ) throws(CompileError) {
         self.name = name
@@ -36,7 +38,7 @@ struct PlotTimeline {
         self.end = end
         self.loopEnd = loopEnd
         self.sampleRate = sampleRate
-        self.haptic = haptic
+        self.haptics = haptics
         self.left = left
         self.right = right
         // Only haptic events: AudioCustom events would need their files, and controls do not depend on events.

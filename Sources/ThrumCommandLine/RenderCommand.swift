@@ -64,7 +64,7 @@ let renderCommand = Subcommand(
     spec: CommandSpec(
         name: "render",
         summary: "Render a pattern to an audio file (the same samples 'thrum play' sends to the device).",
-        positionalUsage: "PATTERN", minPositionals: 1, maxPositionals: 1,
+        positionalUsage: "PATTERN[@ACTUATOR]...", minPositionals: 1, maxPositionals: nil,
         options: [
             .value(
                 .output, short: "o", placeholder: "FILE",
@@ -74,6 +74,8 @@ let renderCommand = Subcommand(
         details: """
             PATTERN is an AHAP file, the name of a bundled pattern (see 'thrum list'), - for standard input, or a
             sound file (WAV, FLAC, …), played as it is; --haptics-from-audio adds haptics derived from the audio live.
+            Several patterns play together from the first frame; @ACTUATOR puts one on an actuator of the channel
+            map (see below).
             Default channels: L,R,H (audio left, audio right, haptic). Files: WAV, AIFF, FLAC, OGG, CAF, AU, …
             Integer formats quantise as a sound card of that width receives the samples from 'thrum play'
             (round(x × 2^(bits−1)), clamped), so a capture from the card equals the render bit for bit.
@@ -108,13 +110,15 @@ let renderCommand = Subcommand(
         if transport.loopForever && transport.duration == nil {
             throw UsageError(message: "--loop renders forever; add --duration S")
         }
-        let (pattern, name) = try EngineArguments.pattern(arguments.positionals[0], limits: PatternLimits(arguments))
-        let options = try EngineArguments.engineOptions(arguments, patternPath: name, defaultChannels: .separate)
+        let patterns = try EngineArguments.patterns(arguments, limits: PatternLimits(arguments))
+        let name = patterns.map(\.path).joined(separator: ", ")
+        let options = try EngineArguments.engineOptions(arguments, patterns: patterns, defaultChannels: .separate)
         let channels = options.channelMap.channelCount
         let rate = Int(options.sampleRate)
         let limit = transport.duration.map { Int(($0 * options.sampleRate).rounded()) }
         let passes = Double(max(transport.passes, 1))
-        let expectedSeconds = transport.duration ?? pattern.duration * passes / transport.rate
+        let longest = patterns.map(\.pattern.duration).max() ?? 0
+        let expectedSeconds = transport.duration ?? longest * passes / transport.rate
         if transport.duration == nil && expectedSeconds > maxRenderSecondsWithoutDuration {
             throw CommandFailure(
                 .dataError,
@@ -124,7 +128,7 @@ let renderCommand = Subcommand(
         let expectedFrames = Int(expectedSeconds * options.sampleRate)
 
         let interrupt = InterruptFlag()
-        let render = try OfflineRender(pattern, options: options, path: name, transport: transport)
+        let render = try OfflineRender(patterns, options: options, transport: transport)
         let writer: AudioFileWriter
         do {
             writer =
@@ -159,8 +163,9 @@ let renderCommand = Subcommand(
             writer.discard()
             throw error
         }
-        let peaks = zip(options.channelMap.sources, meter.peaks).map { source, peak in
-            "\(source.rawValue) \(String(format: "%.3f", peak)) (\(OutputMeter.decibels(peak)))"
+        let labels = options.channelMap.description.split(separator: ",")
+        let peaks = zip(labels, meter.peaks).map { label, peak in
+            "\(label) \(String(format: "%.3f", peak)) (\(OutputMeter.decibels(peak)))"
         }
         let summary =
             "wrote \(toStandardOutput ? "standard output" : output): \(outcome.frames) frames (\(String(format: "%.3f", Double(outcome.frames) / options.sampleRate)) s) at \(rate) Hz, "
