@@ -83,13 +83,17 @@ let package = Package(
         .testTarget(
             name: "ThrumCommandLineTests",
             dependencies: [
-                "ThrumCommandLine", "ThrumModel", "RenderCore", "AudioResources", "AHAPCodec", "HapticFormats",
+                "ThrumCommandLine", "Thrum", "ThrumModel", "RenderCore", "AudioResources", "AHAPCodec", "HapticFormats",
                 "ThrumTestSupport",
             ],
             exclude: ["Snapshots"],
             swiftSettings: strict),
         .testTarget(
             name: "CoreHapticsExamplesTests", dependencies: ["Thrum", "ThrumTestSupport"], swiftSettings: strict),
+        // Core Haptics game-controller code (engines per locality of a controller), ported with its import and the
+        // line that obtains the controller's haptics changed.
+        .testTarget(
+            name: "CoreHapticsGameControllerTests", dependencies: ["Thrum", "ThrumTestSupport"], swiftSettings: strict),
         // Reference code written for app targets, compiled as Xcode 26 compiles them: main-actor by default.
         .testTarget(
             name: "CoreHapticsAppExamplesTests", dependencies: ["Thrum"],

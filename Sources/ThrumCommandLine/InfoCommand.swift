@@ -19,7 +19,7 @@ struct PatternSummary {
     }
 
     func counts(of ids: [CHHapticDynamicParameter.ID]) -> [(String, Int)] {
-        CHHapticDynamicParameter.ID.allKnown.compactMap { id in
+        (CHHapticDynamicParameter.ID.allKnown + CHHapticDynamicParameter.ID.thrumExtensions).compactMap { id in
             let count = ids.filter { $0 == id }.count
             return count > 0 ? (id.rawValue, count) : nil
         }

@@ -102,6 +102,16 @@ extension CHHapticDynamicParameter {
         /// Adds to audio release times, −1…1.
         public static let audioReleaseTimeControl = ID(rawValue: "AudioReleaseTimeControl")
 
+        /// Thrum: moves the player's haptics between the actuators of its engine's locality along x, −1 (left)
+        /// … 1 (right), the scale of the actuators' positions, with equal power (`GCDeviceHaptics`). Until it
+        /// is set, every actuator plays at full strength. Not a Core Haptics parameter.
+        public static let thrumHapticPanX = ID(rawValue: "ThrumHapticPanX")
+        /// Thrum: as `thrumHapticPanX`, along y, −1 (bottom) … 1 (top), for actuators on a grid.
+        public static let thrumHapticPanY = ID(rawValue: "ThrumHapticPanY")
+
+        /// Thrum's own dynamic parameters, which Core Haptics rejects.
+        public static let thrumExtensions: [ID] = [.thrumHapticPanX, .thrumHapticPanY]
+
         /// Every public dynamic parameter ID.
         public static let allKnown: [ID] = [
             .hapticIntensityControl, .hapticSharpnessControl, .hapticAttackTimeControl,
@@ -109,15 +119,17 @@ extension CHHapticDynamicParameter {
             .audioPitchControl, .audioBrightnessControl, .audioAttackTimeControl, .audioDecayTimeControl,
             .audioReleaseTimeControl,
         ]
-        /// The six IDs Core Haptics accepts in a parameter curve.
+        /// The six IDs Core Haptics accepts in a parameter curve, and Thrum's own (which curves may move too).
         public static let curveCapable: [ID] = [
             .hapticIntensityControl, .hapticSharpnessControl, .audioVolumeControl, .audioPanControl,
             .audioPitchControl, .audioBrightnessControl,
-        ]
+        ] + thrumExtensions
         /// Whether the control multiplies the event value (intensity, volume) rather than adding to it.
         public var isMultiplicative: Bool { self == .hapticIntensityControl || self == .audioVolumeControl }
-        /// Whether Core Haptics accepts this ID in a `ParameterCurve`.
+        /// Whether this ID may be a `ParameterCurve` (Core Haptics' six, and Thrum's own).
         public var isCurveCapable: Bool { Self.curveCapable.contains(self) }
+        /// Whether this is one of Thrum's own parameters (`thrumExtensions`).
+        public var isThrumExtension: Bool { Self.thrumExtensions.contains(self) }
     }
 }
 

@@ -72,7 +72,8 @@ public enum ParameterTable {
             return ParameterAttributes(min: 0, max: 1, default: 1)
         case .hapticSharpnessControl, .hapticAttackTimeControl, .hapticDecayTimeControl,
             .hapticReleaseTimeControl, .audioPanControl, .audioPitchControl, .audioBrightnessControl,
-            .audioAttackTimeControl, .audioDecayTimeControl, .audioReleaseTimeControl:
+            .audioAttackTimeControl, .audioDecayTimeControl, .audioReleaseTimeControl, .thrumHapticPanX,
+            .thrumHapticPanY:
             return bipolar
         default:
             return nil

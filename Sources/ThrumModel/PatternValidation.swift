@@ -198,7 +198,7 @@ public enum PatternValidator {
         _ id: CHHapticDynamicParameter.ID, element: PatternIssue.Element, curve: Bool
     ) -> PatternIssue? {
         guard ParameterTable.attributes(for: id) != nil else {
-            let names = CHHapticDynamicParameter.ID.allKnown.map(\.rawValue)
+            let names = (CHHapticDynamicParameter.ID.allKnown + CHHapticDynamicParameter.ID.thrumExtensions).map(\.rawValue)
             let guess = Suggestions.closest(to: id.rawValue, in: names)
                 ?? Suggestions.closest(to: id.rawValue + "Control", in: names)
             return PatternIssue(
@@ -212,12 +212,21 @@ public enum PatternValidator {
                     + CHHapticDynamicParameter.ID.curveCapable.map(\.rawValue).joined(separator: ", "),
                 element: element, subpath: "ParameterID")
         }
+        if id.isThrumExtension {
+            return PatternIssue(
+                .warning, .invalidParameterType,
+                "\(id.rawValue) is Thrum's own parameter (haptic panning between actuators); Core Haptics rejects it",
+                element: element, subpath: "ParameterID")
+        }
         return nil
     }
 
     static func parameterIssues(_ parameter: DynamicParameterData, element: PatternIssue.Element) -> [PatternIssue] {
-        if let issue = dynamicIDIssue(parameter.id, element: element, curve: false) { return [issue] }
         var issues: [PatternIssue] = []
+        if let issue = dynamicIDIssue(parameter.id, element: element, curve: false) {
+            guard issue.severity == .warning else { return [issue] }
+            issues.append(issue)
+        }
         if let problem = timeProblem(parameter.time, "parameter Time") {
             issues.append(
                 PatternIssue(
@@ -235,8 +244,11 @@ public enum PatternValidator {
     }
 
     static func curveIssues(_ curve: ParameterCurveData, element: PatternIssue.Element) -> [PatternIssue] {
-        if let issue = dynamicIDIssue(curve.id, element: element, curve: true) { return [issue] }
         var issues: [PatternIssue] = []
+        if let issue = dynamicIDIssue(curve.id, element: element, curve: true) {
+            guard issue.severity == .warning else { return [issue] }
+            issues.append(issue)
+        }
         func add(_ severity: PatternIssue.Severity, _ code: CHHapticError.Code?, _ message: String, suggestion: String? = nil, at subpath: String?) {
             issues.append(PatternIssue(severity, code, message, suggestion: suggestion, element: element, subpath: subpath))
         }
