@@ -105,7 +105,7 @@ func checkDiagnostics(
     guard problems.isEmpty else {
         return decoded.diagnostics + problems.map { Diagnostic(.error, file: name, path: "", message: $0) }
     }
-    let options = try EngineArguments.engineOptions(arguments, patternPath: argument, defaultChannels: .separate)
+    let options = try EngineArguments.engineOptions(arguments, patternPaths: [argument], defaultChannels: .separate)
     let folder = argument == "-" ? nil : URL(fileURLWithPath: argument).deletingLastPathComponent().path
     return decoded.diagnostics + PlayCheck.diagnostics(decoded, file: name, folder: folder, options: options)
 }

@@ -84,10 +84,10 @@ enum EngineArguments {
         \(ActuatorArguments.help)
         """
 
-    /// Engine options from the command line for `patterns` (their paths as loaded); `defaultChannels`
-    /// differs between play and render.
+    /// Engine options from the command line for the patterns at `patternPaths`; `defaultChannels` differs
+    /// between play and render.
     static func engineOptions(
-        _ arguments: ParsedArguments, patterns: [LoadedPattern], defaultChannels: ChannelMap
+        _ arguments: ParsedArguments, patternPaths: [String], defaultChannels: ChannelMap
     ) throws -> CHHapticEngine.Options {
         var options = CHHapticEngine.Options()
         if let rate = try arguments.int(.sampleRate, in: 1000...768_000) { options.sampleRate = Double(rate) }
@@ -100,7 +100,7 @@ enum EngineArguments {
         limits.maxTotalDecodedBytes = try arguments.int(.maxAudioMemory, in: 1...(1 << 40)) ?? limits.maxTotalDecodedBytes
         options.resourceLimits = limits
         options.resourceRoots = arguments.allValues(.resources)
-        for root in patterns.flatMap({ BundledResources.audioRoots(for: $0.path) }) where !options.resourceRoots.contains(root) {
+        for root in patternPaths.flatMap(BundledResources.audioRoots(for:)) where !options.resourceRoots.contains(root) {
             options.resourceRoots.append(root)
         }
         options.allowAnyResourcePath = arguments.flag(.allowAnyPath)
@@ -110,7 +110,7 @@ enum EngineArguments {
             throw UsageError(message: "--preset chooses the settings of --haptics-from-audio; add --haptics-from-audio")
         }
         // A sound played on its own is not an AHAP resource: it may be as long as 'thrum analyze' reads.
-        if patterns.contains(where: { isSound($0.path) }) { options.resourceLimits = analysisLimits }
+        if patternPaths.contains(where: isSound) { options.resourceLimits = analysisLimits }
         return options
     }
 
@@ -154,17 +154,17 @@ enum EngineArguments {
     }
 
     /// The patterns of the positional `PATTERN[@ACTUATOR]` arguments, in order.
-    static func patterns(_ arguments: ParsedArguments, limits: PatternLimits) throws -> [LoadedPattern] {
+    static func patterns(_ arguments: ParsedArguments, limits: PatternLimits) throws -> [PatternArgument] {
         try arguments.positionals.map { argument in
             let target = PatternTarget(argument)
             let (pattern, path) = try pattern(target.pattern, limits: limits)
-            return LoadedPattern(target: target, pattern: pattern, path: path)
+            return PatternArgument(target: target, pattern: pattern, path: path)
         }
     }
 }
 
-/// A pattern of the command line, loaded, with where it plays.
-struct LoadedPattern {
+/// A pattern argument of the command line, loaded, with where it plays.
+struct PatternArgument {
     let target: PatternTarget
     let pattern: CHHapticPattern
     /// The file it came from (a bundled pattern's full path), as shown in messages.
@@ -193,7 +193,7 @@ struct OfflineRender {
     let players: [any CHHapticAdvancedPatternPlayer]
 
     /// Starts `patterns` at once on an offline device with `options` (its output is set to offline).
-    init(_ patterns: [LoadedPattern], options: CHHapticEngine.Options, transport: TransportArguments?) throws {
+    init(_ patterns: [PatternArgument], options: CHHapticEngine.Options, transport: TransportArguments?) throws {
         var options = options
         options.output = .offline
         do {

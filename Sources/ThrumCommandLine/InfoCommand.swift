@@ -2,6 +2,7 @@ import AHAPCodec
 import AudioResources
 import Foundation
 import HapticFormats
+import Thrum
 import ThrumModel
 
 /// The facts `thrum info` reports about one pattern.
@@ -132,41 +133,68 @@ let infoCommand = Subcommand(
     spec: CommandSpec(
         name: "info",
         summary: "Show a pattern's duration, events, curves, audio files and peak intensity (.haptic: its envelopes).",
-        positionalUsage: "FILE", minPositionals: 1, maxPositionals: 1,
-        options: [.flag(.json, help: "print the facts as JSON for tools")] + PatternLimits.options,
+        positionalUsage: "FILE[@ACTUATOR]...", minPositionals: 1, maxPositionals: nil,
+        options: [
+            .flag(.json, help: "print the facts as JSON for tools"), EngineArguments.channels, ActuatorArguments.layout,
+            ActuatorArguments.profile,
+        ] + PatternLimits.options,
         details: """
             FILE may be - for standard input.
-            Exit status: 0 ok, 65 the pattern has errors (see 'thrum check'), 66 the file is missing or unreadable.
+            With several files, FILE@ACTUATOR, --channels, --layout or --profile, the facts of each file are
+            followed by the actuators of the channel map (default L,R,H): each one's channels, profile and
+            position, and the files that play on it (a file without @ plays on every actuator).
+            Exit status: 0 ok, 64 usage, 65 the pattern has errors (see 'thrum check'), 66 the file is missing or
+            unreadable.
             """),
     run: { arguments, console in
-        let path = arguments.positionals[0]
-        let (pattern, loaded) = try loadPattern(path, limits: PatternLimits(arguments))
-        let name = PatternInput.displayName(path)
-        let json: [String: Any]
-        let text: String
-        if let file = loaded.hapticFile {
-            let summary = HapticSummary(path: name, file: file, warnings: loaded.diagnostics.count)
-            (json, text) = (summary.jsonObject, summary.text)
-        } else {
-            // Audio files count in the duration: each one found next to the pattern (or, for a bundled pattern,
-            // in Resources/Audio) is probed for its length.
-            let resolver = ResourcePathResolver(roots: path == "-" ? [] : BundledResources.audioRoots(for: path))
-            let parent = (path as NSString).deletingLastPathComponent
-            let folder: String? = path == "-" ? nil : parent.isEmpty ? "." : parent
-            let duration = pattern.duration { index in
-                guard let file = pattern.events[index].waveformPath,
-                    let opened = try? resolver.open(file, relativeTo: folder)
-                else { return nil }
-                return (try? AudioFileInfo.probe(opened))?.durationSeconds
+        let limits = try PatternLimits(arguments)
+        let targets = arguments.positionals.map(PatternTarget.init)
+        var summaries: [(json: [String: Any], text: String)] = []
+        var files: [(target: PatternTarget, file: String, pattern: PatternData)] = []
+        for target in targets {
+            let path = target.pattern
+            let (pattern, loaded) = try loadPattern(path, limits: limits)
+            let name = PatternInput.displayName(path)
+            files.append((target, name, pattern))
+            if let file = loaded.hapticFile {
+                let summary = HapticSummary(path: name, file: file, warnings: loaded.diagnostics.count)
+                summaries.append((summary.jsonObject, summary.text))
+            } else {
+                // Audio files count in the duration: each one found next to the pattern (or, for a bundled
+                // pattern, in Resources/Audio) is probed for its length.
+                let resolver = ResourcePathResolver(roots: path == "-" ? [] : BundledResources.audioRoots(for: path))
+                let parent = (path as NSString).deletingLastPathComponent
+                let folder: String? = path == "-" ? nil : parent.isEmpty ? "." : parent
+                let duration = pattern.duration { index in
+                    guard let file = pattern.events[index].waveformPath,
+                        let opened = try? resolver.open(file, relativeTo: folder)
+                    else { return nil }
+                    return (try? AudioFileInfo.probe(opened))?.durationSeconds
+                }
+                let summary = PatternSummary(
+                    file: name, pattern: pattern, warnings: loaded.diagnostics.count, duration: duration)
+                summaries.append((summary.jsonObject, summary.text))
             }
-            let summary = PatternSummary(
-                file: name, pattern: pattern, warnings: loaded.diagnostics.count, duration: duration)
-            (json, text) = (summary.jsonObject, summary.text)
         }
+        let mapGiven = [ValueOption.channels, .layout, .profile].contains { arguments.value($0) != nil }
+        guard targets.count > 1 || targets[0].locality != nil || mapGiven else {
+            if arguments.flag(.json) {
+                console.printExact(try jsonText(summaries[0].json))
+            } else {
+                console.print(summaries[0].text)
+            }
+            return .ok
+        }
+        var options = CHHapticEngine.Options()
+        options.channelMap = try ActuatorArguments.channelMap(arguments, default: .separate)
+        try ActuatorArguments.applyProfiles(arguments, to: &options)
+        let actuators = try ActuatorSummary(options: options, files: files)
         if arguments.flag(.json) {
-            console.printExact(try jsonText(json))
+            var object = actuators.jsonObject
+            object["files"] = summaries.map(\.json)
+            console.printExact(try jsonText(object))
         } else {
-            console.print(text)
+            console.print((summaries.map(\.text) + [actuators.text]).joined(separator: "\n\n"))
         }
         return .ok
     })

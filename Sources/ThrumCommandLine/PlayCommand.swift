@@ -53,7 +53,7 @@ let playCommand = Subcommand(
         }
         let patterns = try EngineArguments.patterns(arguments, limits: limits)
         let path = patterns.map(\.path).joined(separator: ", ")
-        var options = try EngineArguments.engineOptions(arguments, patterns: patterns, defaultChannels: .speakers)
+        var options = try EngineArguments.engineOptions(arguments, patternPaths: patterns.map(\.path), defaultChannels: .speakers)
         let transport = try TransportArguments(arguments)
         let device = arguments.value(.device) ?? "default"
         options.output = .device(device)

@@ -134,7 +134,7 @@ let plotCommand = Subcommand(
                 "\(path): the pattern lasts \(PatternValidator.formatted(pattern.duration)) s, more than the \(Int(maxPlotSeconds)) s a plot covers (pass --duration S to plot its start)")
         }
         // 48 kHz shows audio files as they are; long patterns render at 8 kHz to stay quick and small.
-        var options = try EngineArguments.engineOptions(arguments, patterns: patterns, defaultChannels: .separate)
+        var options = try EngineArguments.engineOptions(arguments, patternPaths: patterns.map(\.path), defaultChannels: .separate)
         if arguments.value(.sampleRate) == nil { options.sampleRate = (duration ?? pattern.duration) > 10 ? 8000 : 48000 }
         // L, R, then one channel per actuator of the map (H alone for the default actuator).
         let actuators = options.channelMap.actuators

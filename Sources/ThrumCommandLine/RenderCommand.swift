@@ -112,7 +112,7 @@ let renderCommand = Subcommand(
         }
         let patterns = try EngineArguments.patterns(arguments, limits: PatternLimits(arguments))
         let name = patterns.map(\.path).joined(separator: ", ")
-        let options = try EngineArguments.engineOptions(arguments, patterns: patterns, defaultChannels: .separate)
+        let options = try EngineArguments.engineOptions(arguments, patternPaths: patterns.map(\.path), defaultChannels: .separate)
         let channels = options.channelMap.channelCount
         let rate = Int(options.sampleRate)
         let limit = transport.duration.map { Int(($0 * options.sampleRate).rounded()) }

@@ -213,7 +213,7 @@ private var bundledPatterns: [String] {
         // Evaluate the timeline directly: intensity = 0.8 × ramp, sharpness = 0.5 + 0.9 clamped to 1.
         let data = try #require(try? EngineArguments.pattern(path, limits: PatternLimits())).0.data
         let timeline = try PlotTimeline(
-            name: "curve", pattern: data, end: 2, loopEnd: nil, sampleRate: 8000, haptic: [], left: [], right: [],
+            name: "curve", pattern: data, end: 2, loopEnd: nil, sampleRate: 8000, haptics: [], left: [], right: [],
             profile: .default)
         let quarter = try #require(timeline.effective(in: 0.25...0.25))
         #expect(abs(quarter.intensity - 0.4) < 1e-4)

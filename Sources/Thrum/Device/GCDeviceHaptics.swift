@@ -42,6 +42,13 @@ public final class GCDeviceHaptics: Sendable {
     /// The actuators in the channel map's order, with their profiles and positions (a Thrum addition).
     public var actuators: [Actuator] { hub.layout.actuators }
 
+    /// The actuators `locality` covers, in the channel map's order; none when the device has none there (a
+    /// Thrum addition).
+    public func actuators(in locality: GCHapticsLocality) -> [Actuator] {
+        guard let buses = hub.layout.buses(of: locality) else { return [] }
+        return hub.layout.actuators.enumerated().filter { buses & 1 << UInt64($0.offset) != 0 }.map(\.element)
+    }
+
     /// A new engine whose players play on `locality` (on each of its actuators for a group), or nil when the
     /// device has no actuator there. Engines of one locality may be made several times; all share the device.
     public func createEngine(withLocality locality: GCHapticsLocality) -> CHHapticEngine? {
