@@ -119,15 +119,15 @@ extension CHHapticDynamicParameter {
             .audioPitchControl, .audioBrightnessControl, .audioAttackTimeControl, .audioDecayTimeControl,
             .audioReleaseTimeControl,
         ]
-        /// The six IDs Core Haptics accepts in a parameter curve, and Thrum's own (which curves may move too).
+        /// The six IDs Core Haptics accepts in a parameter curve.
         public static let curveCapable: [ID] = [
             .hapticIntensityControl, .hapticSharpnessControl, .audioVolumeControl, .audioPanControl,
             .audioPitchControl, .audioBrightnessControl,
-        ] + thrumExtensions
+        ]
         /// Whether the control multiplies the event value (intensity, volume) rather than adding to it.
         public var isMultiplicative: Bool { self == .hapticIntensityControl || self == .audioVolumeControl }
-        /// Whether this ID may be a `ParameterCurve` (Core Haptics' six, and Thrum's own).
-        public var isCurveCapable: Bool { Self.curveCapable.contains(self) }
+        /// Whether this ID may be a `ParameterCurve`: Core Haptics' six (`curveCapable`), and Thrum's own.
+        public var isCurveCapable: Bool { Self.curveCapable.contains(self) || isThrumExtension }
         /// Whether this is one of Thrum's own parameters (`thrumExtensions`).
         public var isThrumExtension: Bool { Self.thrumExtensions.contains(self) }
     }
