@@ -2,7 +2,8 @@ import AudioAnalysis
 
 /// Haptics derived from the audio buses on the render thread ("haptics from audio"): the streaming
 /// detector of `AudioAnalysis` follows the mixed audio, and its level, sharpness and onsets drive a
-/// continuous oscillator and transient bursts in the actuator's band, added to the haptic bus.
+/// continuous oscillator and transient bursts in each actuator's band, added to its haptic bus (one
+/// detector; one synthesis per actuator, `FollowerSynth`).
 ///
 /// - Continuous: a sine at f = fLow + sharpness × (fHigh − fLow) of the profile, amplitude
 ///   gain × law(intensity), intensity = √(level relative to full scale, with the settings' gain and floor)
@@ -26,6 +27,118 @@ final class AudioHapticFollower {
     private let ticks: UnsafeMutablePointer<DetectorTick>
     private let tickCapacity: Int
     private let tickFrames: Int
+    /// One synthesis per haptic bus, in bus order.
+    private let synths: UnsafeMutablePointer<FollowerSynth>
+    private let busCount: Int
+    private var awake = false
+    /// Consecutive silent input frames while awake, and how many put the follower to sleep (1 s).
+    private var silentRun = 0
+    private let sleepFrames: Int
+
+    /// - Parameters:
+    ///   - settings: the analysis settings (band, envelope times, onset sensitivity, gain, floor).
+    ///   - profiles: the actuators (band, law, gain, transient length), one per haptic bus.
+    ///   - sampleRate: the engine rate in Hz.
+    ///   - maxBlockFrames: the largest block `process` is given.
+    init(settings: AnalysisSettings, profiles: [ActuatorProfile], sampleRate: Double, maxBlockFrames: Int) {
+        detector = AudioFeatureDetector(sampleRate: sampleRate, settings: settings)
+        map = LevelMap(settings: settings, reference: 1)
+        tickFrames = detector.tickFrames
+        tickCapacity = maxBlockFrames / tickFrames + 2
+        ticks = .allocate(capacity: tickCapacity)
+        ticks.initialize(
+            repeating: DetectorTick(frame: 0, level: 0, peak: 0, sharpness: 0, onset: nil, settledSharpness: nil),
+            count: tickCapacity)
+        busCount = profiles.count
+        synths = .allocate(capacity: busCount)
+        synths.initialize(from: profiles.map { FollowerSynth(profile: $0, sampleRate: sampleRate) }, count: busCount)
+        sleepFrames = Int(sampleRate.rounded())
+    }
+
+    deinit {
+        ticks.deinitialize(count: tickCapacity)
+        ticks.deallocate()
+        synths.deinitialize(count: busCount)
+        synths.deallocate()
+    }
+
+    /// Adds `frameCount` frames derived from the audio buses to each haptic bus (before its limiter), bus b
+    /// at `haptics + b × hapticStride`; when `muted`, follows the audio without adding anything (a muted
+    /// output picks up where it would be when it is unmuted).
+    func process(
+        left: UnsafePointer<Float>, right: UnsafePointer<Float>, haptics: UnsafeMutablePointer<Float>,
+        hapticStride: Int, frameCount: Int, muted: Bool
+    ) {
+        var first = 0
+        if !awake {
+            while first < frameCount && left[first] == 0 && right[first] == 0 { first += 1 }
+            guard first < frameCount else { return }
+            wake()
+        }
+        var silent = 0
+        while silent < frameCount && left[frameCount - 1 - silent] == 0 && right[frameCount - 1 - silent] == 0 {
+            silent += 1
+        }
+        silentRun = silent == frameCount ? silentRun + silent : silent
+        follow(
+            left: left + first, right: right + first, haptics: haptics + first, hapticStride: hapticStride,
+            frameCount: frameCount - first, muted: muted)
+        if silentRun >= sleepFrames { awake = false }
+    }
+
+    /// Starts over: a fresh detector and silent oscillators.
+    private func wake() {
+        detector.reset()
+        awake = true
+        silentRun = 0
+        for bus in 0..<busCount { synths[bus].reset() }
+    }
+
+    /// The detector and the synthesis over frames the follower is awake for.
+    private func follow(
+        left: UnsafePointer<Float>, right: UnsafePointer<Float>, haptics: UnsafeMutablePointer<Float>,
+        hapticStride: Int, frameCount: Int, muted: Bool
+    ) {
+        let start = detector.frame
+        var count = 0
+        detector.process(left: left, right: right, frameCount: frameCount) { tick in
+            guard count < tickCapacity else { return }  // cannot happen for blocks up to maxBlockFrames
+            ticks[count] = tick
+            count += 1
+        }
+        var next = 0
+        for i in 0..<frameCount {
+            // A tick that ended at this frame applies from it on.
+            while next < count && ticks[next].frame - start <= i {
+                apply(ticks[next])
+                next += 1
+            }
+            for bus in 0..<busCount {
+                let y = synths[bus].next()
+                if !muted { haptics[bus * hapticStride + i] += y }
+            }
+        }
+        // Ticks that ended with the block apply from the next block's first frame.
+        while next < count {
+            apply(ticks[next])
+            next += 1
+        }
+    }
+
+    /// Starts each synthesis's glide to a tick's level and sharpness, and a burst at its onset.
+    private func apply(_ tick: DetectorTick) {
+        let intensity = map.intensity(tick.level)
+        let peakIntensity = map.intensity(tick.peak)
+        for bus in 0..<busCount {
+            synths[bus].apply(tick, intensity: intensity, peakIntensity: peakIntensity, tickFrames: tickFrames)
+        }
+    }
+}
+
+/// The follower's oscillator and burst for one actuator: a sine whose amplitude and frequency glide to each
+/// tick's values, and a windowed burst at each onset, in the actuator's band and law.
+/// - Important: Thread safety: a value, owned by the follower. Real-time safe: yes.
+struct FollowerSynth: BitwiseCopyable {
     private let lowIncrement: Float
     private let spanIncrement: Float
     private let gain: Float
@@ -45,25 +158,8 @@ final class AudioHapticFollower {
     private var burstPeak: Float = 0
     private var burstIncrement: Float = 0
     private var burstPhase: Float = 0
-    private var awake = false
-    /// Consecutive silent input frames while awake, and how many put the follower to sleep (1 s).
-    private var silentRun = 0
-    private let sleepFrames: Int
 
-    /// - Parameters:
-    ///   - settings: the analysis settings (band, envelope times, onset sensitivity, gain, floor).
-    ///   - profile: the actuator (band, law, gain, transient length).
-    ///   - sampleRate: the engine rate in Hz.
-    ///   - maxBlockFrames: the largest block `process` is given.
-    init(settings: AnalysisSettings, profile: ActuatorProfile, sampleRate: Double, maxBlockFrames: Int) {
-        detector = AudioFeatureDetector(sampleRate: sampleRate, settings: settings)
-        map = LevelMap(settings: settings, reference: 1)
-        tickFrames = detector.tickFrames
-        tickCapacity = maxBlockFrames / tickFrames + 2
-        ticks = .allocate(capacity: tickCapacity)
-        ticks.initialize(
-            repeating: DetectorTick(frame: 0, level: 0, peak: 0, sharpness: 0, onset: nil, settledSharpness: nil),
-            count: tickCapacity)
+    init(profile: ActuatorProfile, sampleRate: Double) {
         lowIncrement = Float(profile.lowFrequency / sampleRate)
         spanIncrement = Float((profile.highFrequency - profile.lowFrequency) / sampleRate)
         gain = Float(profile.gain)
@@ -72,38 +168,10 @@ final class AudioHapticFollower {
         windowScale = 0.5 / Float(burstFrames)
         increment = lowIncrement + 0.5 * spanIncrement
         incrementTarget = increment
-        sleepFrames = Int(sampleRate.rounded())
     }
 
-    deinit {
-        ticks.deinitialize(count: tickCapacity)
-        ticks.deallocate()
-    }
-
-    /// Adds `frameCount` frames derived from the audio buses to the haptic bus (before its limiter).
-    func process(
-        left: UnsafePointer<Float>, right: UnsafePointer<Float>, haptic: UnsafeMutablePointer<Float>, frameCount: Int
-    ) {
-        var first = 0
-        if !awake {
-            while first < frameCount && left[first] == 0 && right[first] == 0 { first += 1 }
-            guard first < frameCount else { return }
-            wake()
-        }
-        var silent = 0
-        while silent < frameCount && left[frameCount - 1 - silent] == 0 && right[frameCount - 1 - silent] == 0 {
-            silent += 1
-        }
-        silentRun = silent == frameCount ? silentRun + silent : silent
-        follow(left: left + first, right: right + first, haptic: haptic + first, frameCount: frameCount - first)
-        if silentRun >= sleepFrames { awake = false }
-    }
-
-    /// Starts over: a fresh detector and a silent oscillator.
-    private func wake() {
-        detector.reset()
-        awake = true
-        silentRun = 0
+    /// A silent oscillator at mid-band, no burst.
+    mutating func reset() {
         amplitude = 0
         amplitudeTarget = 0
         increment = lowIncrement + 0.5 * spanIncrement
@@ -113,57 +181,35 @@ final class AudioHapticFollower {
         burstAge = Int.max
     }
 
-    /// The detector and the synthesis over frames the follower is awake for.
-    private func follow(
-        left: UnsafePointer<Float>, right: UnsafePointer<Float>, haptic: UnsafeMutablePointer<Float>, frameCount: Int
-    ) {
-        let start = detector.frame
-        var count = 0
-        detector.process(left: left, right: right, frameCount: frameCount) { tick in
-            guard count < tickCapacity else { return }  // cannot happen for blocks up to maxBlockFrames
-            ticks[count] = tick
-            count += 1
+    /// The next output sample.
+    @inline(__always)
+    mutating func next() -> Float {
+        if glideLeft > 0 {
+            glideLeft -= 1
+            amplitude = glideLeft == 0 ? amplitudeTarget : amplitude + amplitudeStep
+            increment = glideLeft == 0 ? incrementTarget : increment + incrementStep
         }
-        var next = 0
-        for i in 0..<frameCount {
-            // A tick that ended at this frame applies from it on.
-            while next < count && ticks[next].frame - start <= i {
-                apply(ticks[next])
-                next += 1
-            }
-            if glideLeft > 0 {
-                glideLeft -= 1
-                amplitude = glideLeft == 0 ? amplitudeTarget : amplitude + amplitudeStep
-                increment = glideLeft == 0 ? incrementTarget : increment + incrementStep
-            }
-            var y = amplitude * sinCycles(phase)
-            phase += increment
-            if phase >= 1 { phase -= 1 }
-            if burstAge < burstFrames {
-                let w = sinCycles(Float(burstAge) * windowScale)
-                y += burstPeak * w * w * sinCycles(burstPhase)
-                burstPhase += burstIncrement
-                if burstPhase >= 1 { burstPhase -= 1 }
-                burstAge += 1
-            }
-            haptic[i] += y
+        var y = amplitude * sinCycles(phase)
+        phase += increment
+        if phase >= 1 { phase -= 1 }
+        if burstAge < burstFrames {
+            let w = sinCycles(Float(burstAge) * windowScale)
+            y += burstPeak * w * w * sinCycles(burstPhase)
+            burstPhase += burstIncrement
+            if burstPhase >= 1 { burstPhase -= 1 }
+            burstAge += 1
         }
-        // Ticks that ended with the block apply from the next block's first frame.
-        while next < count {
-            apply(ticks[next])
-            next += 1
-        }
+        return y
     }
 
-    /// Starts the glide to a tick's level and sharpness, and a burst at its onset.
-    private func apply(_ tick: DetectorTick) {
-        let intensity = map.intensity(tick.level)
+    /// Starts the glide to a tick's level (`intensity`) and sharpness over `tickFrames`, and a burst at its
+    /// onset (peak from `peakIntensity`).
+    mutating func apply(_ tick: DetectorTick, intensity: Float, peakIntensity: Float, tickFrames: Int) {
         amplitudeTarget = gain * (squareLaw ? intensity * intensity : intensity)
         amplitudeStep = (amplitudeTarget - amplitude) / Float(tickFrames)
         incrementTarget = lowIncrement + min(max(tick.sharpness, 0), 1) * spanIncrement
         incrementStep = (incrementTarget - increment) / Float(tickFrames)
         glideLeft = tickFrames
-        let peakIntensity = map.intensity(tick.peak)
         let peakAmplitude = gain * (squareLaw ? peakIntensity * peakIntensity : peakIntensity)
         if let onset = tick.onset {
             burstAge = 0

@@ -38,9 +38,13 @@ public enum ControlLane: Int, Sendable, CaseIterable, BitwiseCopyable {
     case audioDecay
     /// + audio release time x, −1…1 (acts on events already playing too).
     case audioRelease
+    /// Thrum: the player's haptic position along x among its actuators, −1…1 (unset: no panning).
+    case hapticPanX
+    /// Thrum: the player's haptic position along y among its actuators, −1…1 (unset: no panning).
+    case hapticPanY
 
     /// Number of lanes per player.
-    public static let count = 12
+    public static let count = 14
 
     /// The lane of a Core Haptics dynamic parameter ID, nil for unknown IDs. Control side (compares strings).
     public init?(_ id: CHHapticDynamicParameter.ID) {
@@ -57,9 +61,14 @@ public enum ControlLane: Int, Sendable, CaseIterable, BitwiseCopyable {
         case .audioAttackTimeControl: self = .audioAttack
         case .audioDecayTimeControl: self = .audioDecay
         case .audioReleaseTimeControl: self = .audioRelease
+        case .thrumHapticPanX: self = .hapticPanX
+        case .thrumHapticPanY: self = .hapticPanY
         default: return nil
         }
     }
+
+    /// The panning axis the lane sets, as a bit of `PlayerInstance.pannedAxes` (1 = x, 2 = y), or 0.
+    var panAxis: UInt8 { self == .hapticPanX ? 1 : self == .hapticPanY ? 2 : 0 }
 
     /// Whether the control multiplies the event value (intensity, volume) instead of adding to it.
     public var isMultiplicative: Bool { self == .hapticIntensity || self == .audioVolume }
@@ -188,7 +197,8 @@ public enum CompileError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// A `PatternData` compiled once, on the control side, for one sample rate and actuator profile.
+/// A `PatternData` compiled once, on the control side, for one sample rate and one actuator profile per
+/// haptic bus.
 ///
 /// Immutable. A `Renderer` plays it on any number of player slots. The renderer keeps no reference to it,
 /// only a `PatternView` of storage allocated here, so the caller keeps the pattern alive while a player
@@ -197,8 +207,12 @@ public enum CompileError: Error, Equatable, CustomStringConvertible {
 public final class CompiledPattern: Sendable {
     /// The sample rate (Hz) all frame values refer to.
     public let sampleRate: Double
-    /// The actuator profile that sets frequencies, law and transient length.
-    public let profile: ActuatorProfile
+    /// The actuator profiles that set frequencies, law, gain and transient length, one per haptic bus: the
+    /// voices an event starts on bus b take `profiles[b]` (a renderer plays the pattern on buses
+    /// 0 ..< `profiles.count`).
+    public let profiles: [ActuatorProfile]
+    /// The first bus's profile.
+    public var profile: ActuatorProfile { profiles[0] }
     /// Events sorted by start time (stable: equal times keep their pattern order).
     public let events: [CompiledEvent]
     /// Parameter steps and curve pieces, sorted by time (stable: steps, then curves, in pattern order).
@@ -210,13 +224,13 @@ public final class CompiledPattern: Sendable {
     public let duration: Double
     /// The frame (from the pattern start, rate 1) where the last sound ends: release tails and files included.
     public let tailFrames: Int
-    /// Length of a transient burst in frames.
+    /// Length of a transient burst in frames (on the first bus).
     public let transientFrames: Int
     /// What the render thread reads: views of copies of `events`, `controls` and the buffers' samples,
     /// allocated in `init` and freed in `deinit`.
     let view: PatternView
 
-    /// Compiles `pattern`.
+    /// Compiles `pattern` for one haptic bus.
     /// - Parameters:
     ///   - pattern: the pattern; values are clamped here.
     ///   - sampleRate: the engine rate in Hz.
@@ -224,16 +238,28 @@ public final class CompiledPattern: Sendable {
     ///   - audio: the decoded buffer for each AudioCustom event, given the event and its index.
     /// - Throws: `CompileError`, e.g. `.missingAudio` when `audio` returns nil.
     /// - Important: Thread safety: any thread. Real-time safe: no.
-    public init(
+    public convenience init(
         compiling pattern: PatternData, sampleRate: Double, profile: ActuatorProfile = .default,
         audio: (EventData, Int) -> SampleBuffer? = { _, _ in nil }
     ) throws(CompileError) {
+        try self.init(compiling: pattern, sampleRate: sampleRate, profiles: [profile], audio: audio)
+    }
+
+    /// Compiles `pattern` for the haptic buses of `profiles` (one profile per bus, at least one).
+    /// - Throws: `CompileError`, e.g. `.missingAudio` when `audio` returns nil.
+    /// - Important: Thread safety: any thread. Real-time safe: no.
+    public init(
+        compiling pattern: PatternData, sampleRate: Double, profiles: [ActuatorProfile],
+        audio: (EventData, Int) -> SampleBuffer? = { _, _ in nil }
+    ) throws(CompileError) {
+        precondition(!profiles.isEmpty, "CompiledPattern: at least one profile")
         guard sampleRate > 0, sampleRate.isFinite else { throw .invalidSampleRate(sampleRate) }
         try Self.checkTimes(pattern)
         self.sampleRate = sampleRate
-        self.profile = profile
-        let transientFrames = max(2, Int((profile.transientDuration * sampleRate).rounded()))
-        self.transientFrames = transientFrames
+        self.profiles = profiles
+        self.transientFrames = Self.transientFrames(profiles[0], sampleRate: sampleRate)
+        // Events sound as long as on the bus where they last longest.
+        let longestTransient = profiles.map { Self.transientFrames($0, sampleRate: sampleRate) }.max() ?? 2
         func frames(_ t: Double) -> Int { Int((max(t, 0) * sampleRate).rounded()) }
 
         var buffers: [SampleBuffer] = []
@@ -261,7 +287,7 @@ public final class CompiledPattern: Sendable {
             let loop = event.loopEnabled ?? false
             switch kind {
             case .transient:
-                length = transientFrames
+                length = longestTransient
             case .hapticContinuous, .audioContinuous:
                 if event.isSustained {
                     length = durationFrames + envelope.release
@@ -304,12 +330,17 @@ public final class CompiledPattern: Sendable {
         self.duration = duration
         tailFrames = max(tail, frames(duration))
         view = PatternView(
-            events: events, controls: controls, buffers: buffers, profile: profile, duration: duration,
-            transientFrames: transientFrames, sampleRate: sampleRate)
+            events: events, controls: controls, buffers: buffers, profiles: profiles, duration: duration,
+            sampleRate: sampleRate)
     }
 
     deinit {
         view.deallocate()
+    }
+
+    /// The length of a transient burst of `profile` in frames at `sampleRate` (at least 2).
+    static func transientFrames(_ profile: ActuatorProfile, sampleRate: Double) -> Int {
+        max(2, Int((profile.transientDuration * sampleRate).rounded()))
     }
 
     /// Every dynamic parameter change of `pattern`, as the renderer plays them: steps first, then curve

@@ -31,13 +31,15 @@ struct PendingParameter: DueEntry, BitwiseCopyable {
 }
 
 extension Renderer {
-    /// Sets every lane of `slot` to its default from engine frame `frame` (external, not ramping).
+    /// Sets every lane of `slot` to its default from engine frame `frame` (external, not ramping); the
+    /// player is not panned.
     func resetLanes(_ slot: Int, at frame: Int) {
         let base = lanes + slot * ControlLane.count
         for lane in ControlLane.allCases {
             base[lane.rawValue] = Lane(value: lane.defaultValue, slope: 0, anchor: frame)
             laneSources[slot * ControlLane.count + lane.rawValue] = LaneSource()
         }
+        players[slot].pannedAxes = 0
     }
 
     /// The value of `lane` of `slot` at engine frame `frame`.
@@ -53,6 +55,7 @@ extension Renderer {
         lanes[index] = lane
         laneSources[index] = LaneSource(
             fromPattern: true, isRamp: change.isRamp, endTime: change.endTime, endValue: change.endValue)
+        players[slot].pannedAxes |= change.lane.panAxis
     }
 
     /// Applies external parameter changes due at or before `now`, in (frame, sequence) order, to instances
@@ -64,6 +67,7 @@ extension Renderer {
                 let index = p.slot * ControlLane.count + p.lane.rawValue
                 lanes[index] = Lane(value: p.value, slope: p.slope, anchor: p.frame)
                 laneSources[index] = LaneSource()
+                players[p.slot].pannedAxes |= p.lane.panAxis
             }
         }
     }
@@ -82,6 +86,7 @@ extension Renderer {
             let index = slot * ControlLane.count + lane.rawValue
             lanes[index] = Lane(value: lane.defaultValue, slope: 0, anchor: now)
             laneSources[index] = LaneSource()
+            players[slot].pannedAxes &= ~lane.panAxis
         }
     }
 

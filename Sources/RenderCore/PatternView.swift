@@ -13,27 +13,24 @@ struct PatternView: BitwiseCopyable, @unchecked Sendable {
     let controls: UnsafeBufferPointer<ControlChange>
     /// The samples of `CompiledPattern.buffers`, by the same index.
     let buffers: UnsafeBufferPointer<BufferView>
-    /// The actuator profile's values that voices use.
-    let profile: VoiceProfile
+    /// The values of each bus's actuator profile that voices use (`CompiledPattern.profiles`).
+    let profiles: UnsafeBufferPointer<VoiceProfile>
     /// `CompiledPattern.duration` in seconds.
     let duration: Double
-    /// `CompiledPattern.transientFrames`.
-    let transientFrames: Int
     /// Bit `lane.rawValue` is set for every lane the pattern's controls write.
     let lanesUsed: Int
 
     /// Copies the render-side data of a pattern into new storage (control side; `deallocate` frees it).
     init(
-        events: [CompiledEvent], controls: [ControlChange], buffers: [SampleBuffer], profile: ActuatorProfile,
-        duration: Double, transientFrames: Int, sampleRate: Double
+        events: [CompiledEvent], controls: [ControlChange], buffers: [SampleBuffer], profiles: [ActuatorProfile],
+        duration: Double, sampleRate: Double
     ) {
         self.events = UnsafeBufferPointer(Self.copy(events))
         self.controls = UnsafeBufferPointer(Self.copy(controls))
         self.buffers = UnsafeBufferPointer(
             Self.copy(buffers.map { BufferView(samples: $0.samples, frameCount: $0.frameCount, channelCount: $0.channelCount) }))
-        self.profile = VoiceProfile(profile)
+        self.profiles = UnsafeBufferPointer(Self.copy(profiles.map { VoiceProfile($0, sampleRate: sampleRate) }))
         self.duration = duration
-        self.transientFrames = transientFrames
         lanesUsed = controls.reduce(0) { $0 | 1 << $1.lane.rawValue }
     }
 
@@ -42,6 +39,7 @@ struct PatternView: BitwiseCopyable, @unchecked Sendable {
         UnsafeMutableBufferPointer(mutating: events).deallocate()
         UnsafeMutableBufferPointer(mutating: controls).deallocate()
         UnsafeMutableBufferPointer(mutating: buffers).deallocate()
+        UnsafeMutableBufferPointer(mutating: profiles).deallocate()
     }
 
     private static func copy<Element: BitwiseCopyable>(_ array: [Element]) -> UnsafeMutableBufferPointer<Element> {
@@ -67,12 +65,15 @@ struct VoiceProfile: BitwiseCopyable {
     let highFrequency: Double
     let law: IntensityLaw
     let gain: Double
+    /// Length of a transient burst in frames.
+    let transientFrames: Int
 
-    init(_ profile: ActuatorProfile) {
+    init(_ profile: ActuatorProfile, sampleRate: Double) {
         lowFrequency = profile.lowFrequency
         highFrequency = profile.highFrequency
         law = profile.law
         gain = profile.gain
+        transientFrames = CompiledPattern.transientFrames(profile, sampleRate: sampleRate)
     }
 
     /// Drive frequency in Hz for sharpness `s` (clamped to 0…1), as `ActuatorProfile.frequency(sharpness:)`.

@@ -16,6 +16,18 @@ public enum PlayerPhase: UInt8, Sendable, Equatable, BitwiseCopyable {
     case paused
 }
 
+/// What a player instance's mute silences: its haptic events, its audio events, or both.
+public struct PlayerMute: OptionSet, Sendable, Equatable, BitwiseCopyable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// Its haptic events render at gain 0.
+    public static let haptics = PlayerMute(rawValue: 1)
+    /// Its audio events render at gain 0.
+    public static let audio = PlayerMute(rawValue: 2)
+    /// Both.
+    public static let all: PlayerMute = [.haptics, .audio]
+}
+
 /// The player instance in one slot of a `Renderer`: its pattern, phase and transport.
 ///
 /// Units: every `…Frame` is an engine frame (`Int`, the renderer's clock; `.max` = never); every
@@ -62,8 +74,12 @@ struct PlayerInstance: BitwiseCopyable {
     var voiceCount: Int = 0
     /// Latest frame at which one of its voices ended.
     var lastVoiceEnd: Int = 0
-    /// Rendered at gain 0 when true.
-    var muted: Bool = false
+    /// What renders at gain 0.
+    var muted: PlayerMute = []
+    /// The haptic buses its haptic events play on (bit b = bus b).
+    var buses: UInt64 = 1
+    /// The panning axes set by a `hapticPanX` / `hapticPanY` lane write (bit 0 x, bit 1 y); 0: no panning.
+    var pannedAxes: UInt8 = 0
     /// Loop length in pattern seconds (0 = no loop).
     var loopSeconds: Double = 0
     /// The loop origin: engine frame `loopOrigin` plays pattern time `loopOriginSeconds`; seams are timed from it.
@@ -96,9 +112,11 @@ struct PlayerInstance: BitwiseCopyable {
     ///   - framesPerSecond: sampleRate / playbackRate (> 0).
     ///   - loopEnd: negative = no loop, 0 = the pattern's duration, else the loop end in seconds.
     ///   - passes: with a loop, passes in all (0 = forever; 1 = no loop).
+    ///   - muted: what renders at gain 0.
+    ///   - buses: the haptic buses its haptic events play on.
     init(
         scheduling pattern: PatternView, generation: UInt32, at startFrame: Int, framesPerSecond: Double,
-        loopEnd: Double, passes: Int, muted: Bool
+        loopEnd: Double, passes: Int, muted: PlayerMute, buses: UInt64 = 1
     ) {
         phase = .scheduled
         self.generation = generation
@@ -106,6 +124,7 @@ struct PlayerInstance: BitwiseCopyable {
         self.startFrame = startFrame
         self.framesPerSecond = framesPerSecond
         self.muted = muted
+        self.buses = buses
         loopSeconds =
             passes == 1 ? 0 : Self.loopLength(loopEnd, duration: pattern.duration, framesPerSecond: framesPerSecond)
         passLimit = max(passes, 0)

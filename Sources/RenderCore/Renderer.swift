@@ -10,7 +10,8 @@ struct OnsetRecord: Equatable {
     var resumed: Bool
 }
 
-/// The real-time renderer: players, a fixed voice pool and three buses (audio L, audio R, haptic).
+/// The real-time renderer: players, a fixed voice pool, two audio buses (L, R) and one haptic bus per
+/// actuator (`configuration.actuators`), all on one clock and rendered in one pass.
 ///
 /// Build it on the control side (everything is allocated in `init`), then use it from one thread only
 /// (the render thread): every method after `init` is real-time safe — no allocation, locks, I/O or waiting.
@@ -28,6 +29,12 @@ struct OnsetRecord: Equatable {
 /// Instances: every call that acts on a player names an `InstanceID` (slot + generation); a call for an
 /// instance that is not the slot's current one is dropped, and an instance that ends takes everything still
 /// queued for it along (`finish`), so nothing reaches the next instance in its slot.
+///
+/// Actuators: each player instance plays its haptic events on a set of buses (`startPlayer(buses:)`): an
+/// event starts one voice per bus, drawn with that bus's profile of the pattern; audio events play once.
+/// Each bus has its own limiter (its actuator's profile). With one bus, rendering is what it always was.
+/// Panning (`hapticPanX`/`hapticPanY` lanes, once set) weighs each bus's voices by equal power between the
+/// actuators nearest the pan position (`PanPlace`).
 ///
 /// References: the renderer holds none. A started instance keeps a `PatternView` of its `CompiledPattern`'s
 /// storage; the caller keeps the `CompiledPattern` alive until the instance's notification arrives.
@@ -51,10 +58,16 @@ public final class Renderer {
     public let statistics: RenderStatistics
     /// The engine clock: frames rendered so far; the next `render` starts at this frame.
     public private(set) var currentFrame: UInt64 = 0
+    /// Haptics from audio are followed but left out of the buses while true (every player's haptics are
+    /// muted). Render thread, between renders.
+    public var audioHapticsMuted = false
 
     /// Engine sample rate in Hz.
     let sampleRate: Double
-    let limiter: SoftLimiter
+    /// Haptic buses (actuators), their limiters and their places for panning.
+    let busCount: Int
+    let limiters: UnsafeMutablePointer<SoftLimiter>
+    let places: UnsafeMutablePointer<ActuatorPlace>
     /// Haptics derived from the audio buses (`configuration.hapticsFromAudio`), added before the limiter.
     let audioHaptics: AudioHapticFollower?
     /// `stopFadeSeconds` in frames (≥ 1).
@@ -89,19 +102,26 @@ public final class Renderer {
     var onsetLogCount = 0
 
     /// Allocates every buffer for `configuration`. Control side.
-    /// - Precondition: all capacities ≥ 1 and a positive sample rate.
+    /// - Precondition: all capacities ≥ 1, a positive sample rate and 1 … `ChannelMap.maxActuators` actuators.
     public init(configuration: RendererConfiguration) {
         precondition(configuration.sampleRate > 0, "Renderer: sample rate must be positive")
         precondition(configuration.maxVoices >= 1 && configuration.maxPlayers >= 1, "Renderer: capacities ≥ 1")
         precondition(configuration.maxBlockFrames >= 1 && configuration.maxPendingParameters >= 1)
         precondition(configuration.maxNotifications >= 1 && configuration.maxPendingCommands >= 1)
+        precondition((1...ChannelMap.maxActuators).contains(configuration.actuators.count), "Renderer: 1…64 actuators")
         self.configuration = configuration
         statistics = RenderStatistics(slots: configuration.maxPlayers)
         sampleRate = configuration.sampleRate
-        limiter = SoftLimiter(knee: Float(configuration.profile.limiterThreshold))
+        let actuators = configuration.actuators
+        busCount = actuators.count
+        limiters = .allocate(capacity: busCount)
+        limiters.initialize(from: actuators.map { SoftLimiter(knee: Float($0.profile.limiterThreshold)) }, count: busCount)
+        places = .allocate(capacity: busCount)
+        places.initialize(
+            from: Actuator.positions(of: actuators).map { ActuatorPlace(x: Float($0.x), y: Float($0.y)) }, count: busCount)
         audioHaptics = configuration.hapticsFromAudio.map {
             AudioHapticFollower(
-                settings: $0, profile: configuration.profile, sampleRate: configuration.sampleRate,
+                settings: $0, profiles: actuators.map(\.profile), sampleRate: configuration.sampleRate,
                 maxBlockFrames: configuration.maxBlockFrames)
         }
         stopFadeFrames = max(1, Int((configuration.stopFadeSeconds * configuration.sampleRate).rounded()))
@@ -133,6 +153,9 @@ public final class Renderer {
     }
 
     deinit {
+        limiters.deinitialize(count: busCount)
+        limiters.deallocate()
+        places.deallocate()
         voices.deinitialize(count: configuration.maxVoices)
         voices.deallocate()
         scratch.deallocate()
@@ -162,23 +185,28 @@ public final class Renderer {
     ///     (0 = the pattern's duration). Loop seams are frame-exact and drift-free.
     ///   - passes: with a loop, how many passes to play in all (0 = forever); the last pass runs on to the
     ///     pattern's end (its release tails included) and the player finishes.
-    ///   - muted: rendered at gain 0 from the start (`setMuted` changes it).
+    ///   - muted: what renders at gain 0 from the start (`setMuted` changes it).
     ///   - offset: nil, or a pattern position (s, ≥ 0) to start from, as `seekPlayer` before the start.
-    /// - Returns: false when the slot is out of range or busy, the rate differs, or playbackRate ≤ 0.
+    ///   - buses: the haptic buses its haptic events play on (bit b = bus b; at least one, each with a profile
+    ///     in the pattern).
+    /// - Returns: false when the slot is out of range or busy, the rate differs, playbackRate ≤ 0, or the
+    ///   buses are none or beyond the renderer's or the pattern's.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
     @discardableResult
     public func startPlayer(
         _ instance: InstanceID, pattern: CompiledPattern, atFrame: UInt64, playbackRate: Double = 1,
-        loopEnd: Double? = nil, passes: Int = 0, muted: Bool = false, offset: Double? = nil
+        loopEnd: Double? = nil, passes: Int = 0, muted: PlayerMute = [], offset: Double? = nil, buses: UInt64 = 1
     ) -> Bool {
         let slot = instance.slot
+        let highestBus = 63 - buses.leadingZeroBitCount
         guard slot >= 0, slot < configuration.maxPlayers, players[slot].phase == .idle,
-            pattern.sampleRate == sampleRate, playbackRate > 0, playbackRate.isFinite
+            pattern.sampleRate == sampleRate, playbackRate > 0, playbackRate.isFinite, buses != 0,
+            highestBus < busCount, highestBus < pattern.view.profiles.count
         else { return false }
         players[slot] = PlayerInstance(
             scheduling: pattern.view, generation: instance.generation,
             at: max(Int(clamping: atFrame), Int(currentFrame)), framesPerSecond: sampleRate / playbackRate,
-            loopEnd: loopEnd ?? -1, passes: passes, muted: muted)
+            loopEnd: loopEnd ?? -1, passes: passes, muted: muted, buses: buses)
         if let offset {
             players[slot].seekPending = true
             players[slot].seekSeconds = offset.isNaN ? 0 : max(offset, 0)
@@ -237,10 +265,10 @@ public final class Renderer {
                 slope: slope))
     }
 
-    /// Mutes or unmutes an instance from the next block on (its voices keep running, silently).
-    /// Ignored for an instance that is not current.
+    /// Mutes (what `muted` holds) or unmutes an instance from the next block on (its voices keep running,
+    /// silently). Ignored for an instance that is not current.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
-    public func setMuted(_ instance: InstanceID, _ muted: Bool) {
+    public func setMuted(_ instance: InstanceID, _ muted: PlayerMute) {
         guard isCurrent(instance) else { return }
         players[instance.slot].muted = muted
     }
@@ -271,22 +299,37 @@ public final class Renderer {
 
     // MARK: - Rendering
 
-    /// Renders `frameCount` frames of the three buses (overwriting them) and advances `currentFrame`.
-    /// The haptic bus is soft-limited to ±1; the audio buses are raw sums (the channel map limits them).
-    /// - Parameters:
-    ///   - frameCount: 0…maxBlockFrames.
-    ///   - audioL: left audio bus, `frameCount` floats.
-    ///   - audioR: right audio bus, `frameCount` floats.
-    ///   - haptic: haptic bus, `frameCount` floats.
+    /// Renders `frameCount` frames of a one-actuator renderer's three buses (audio L, audio R, haptic): see
+    /// `render(frameCount:audioL:audioR:haptics:hapticStride:)`.
+    /// - Precondition: the renderer has one actuator.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
     public func render(
         frameCount: Int, into audioL: UnsafeMutablePointer<Float>, _ audioR: UnsafeMutablePointer<Float>,
         _ haptic: UnsafeMutablePointer<Float>
     ) {
+        precondition(busCount == 1, "Renderer: several haptic buses need render(frameCount:audioL:audioR:haptics:hapticStride:)")
+        render(frameCount: frameCount, audioL: audioL, audioR: audioR, haptics: haptic, hapticStride: 0)
+    }
+
+    /// Renders `frameCount` frames of every bus (overwriting them) and advances `currentFrame`.
+    /// Each haptic bus is soft-limited to ±1 by its actuator's limiter; the audio buses are raw sums (the
+    /// channel map limits them).
+    /// - Parameters:
+    ///   - frameCount: 0…maxBlockFrames.
+    ///   - audioL: left audio bus, `frameCount` floats.
+    ///   - audioR: right audio bus, `frameCount` floats.
+    ///   - haptics: the haptic buses, bus b (`configuration.actuators[b]`) at `haptics + b × hapticStride`,
+    ///     `frameCount` floats each (`hapticStride` ≥ `frameCount` with several buses).
+    /// - Important: Thread safety: render thread only. Real-time safe: yes.
+    public func render(
+        frameCount: Int, audioL: UnsafeMutablePointer<Float>, audioR: UnsafeMutablePointer<Float>,
+        haptics: UnsafeMutablePointer<Float>, hapticStride: Int
+    ) {
         precondition(frameCount >= 0 && frameCount <= configuration.maxBlockFrames, "Renderer: block too large")
+        precondition(busCount == 1 || hapticStride >= frameCount, "Renderer: haptic buses overlap")
         audioL.update(repeating: 0, count: frameCount)
         audioR.update(repeating: 0, count: frameCount)
-        haptic.update(repeating: 0, count: frameCount)
+        for bus in 0..<busCount { (haptics + bus * hapticStride).update(repeating: 0, count: frameCount) }
         let blockStart = Int(currentFrame)
         let blockEnd = blockStart + frameCount
         var now = blockStart
@@ -294,16 +337,21 @@ public final class Renderer {
             processDue(now)
             let next = min(blockEnd, nextBoundary(after: now))
             let offset = now - blockStart
-            renderVoices(from: now, count: next - now, audioL + offset, audioR + offset, haptic + offset)
+            renderVoices(from: now, count: next - now, audioL + offset, audioR + offset, haptics + offset, hapticStride)
             retireVoices()
             checkFinished(at: next)
             now = next
         }
-        audioHaptics?.process(left: audioL, right: audioR, haptic: haptic, frameCount: frameCount)
-        limiter.apply(haptic, count: frameCount)
-        // The last guard: nothing non-finite leaves the renderer (DECISIONS: zeroed and counted).
-        let zeroed = Self.zeroNonFinite(audioL, frameCount) + Self.zeroNonFinite(audioR, frameCount)
-            + Self.zeroNonFinite(haptic, frameCount)
+        audioHaptics?.process(
+            left: audioL, right: audioR, haptics: haptics, hapticStride: hapticStride, frameCount: frameCount,
+            muted: audioHapticsMuted)
+        var zeroed = Self.zeroNonFinite(audioL, frameCount) + Self.zeroNonFinite(audioR, frameCount)
+        for bus in 0..<busCount {
+            let haptic = haptics + bus * hapticStride
+            limiters[bus].apply(haptic, count: frameCount)
+            // The last guard: nothing non-finite leaves the renderer (DECISIONS: zeroed and counted).
+            zeroed += Self.zeroNonFinite(haptic, frameCount)
+        }
         if zeroed > 0 { statistics.countNonFinite(zeroed) }
         currentFrame = UInt64(blockEnd)
         statistics.publishBlock(frame: currentFrame, activeVoices: voiceCount)
@@ -327,10 +375,11 @@ public final class Renderer {
         return zeroed
     }
 
-    /// Adds `count` frames of every sounding voice, from engine frame `frame`, into the buses.
+    /// Adds `count` frames of every sounding voice, from engine frame `frame`, into the buses (a haptic
+    /// voice into its bus, at `haptics + bus × hapticStride`).
     func renderVoices(
         from frame: Int, count: Int, _ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>,
-        _ haptic: UnsafeMutablePointer<Float>
+        _ haptics: UnsafeMutablePointer<Float>, _ hapticStride: Int
     ) {
         for i in 0..<voiceCount {
             let v = voices + i
@@ -338,19 +387,25 @@ public final class Renderer {
             if n <= 0 { continue }
             let slot = v.pointee.player
             let laneBase = UnsafePointer(lanes + slot * ControlLane.count)
-            let scale: Float = players[slot].muted ? 0 : 1
+            let muted = players[slot].muted
+            let axes = players[slot].pannedAxes
             switch v.pointee.kind {
             case .transient:
                 v.pointee.renderTransient(
-                    frame: frame, count: n, lanes: laneBase, out: haptic, gainScale: scale, scratch: scratch)
+                    frame: frame, count: n, lanes: laneBase, out: haptics + v.pointee.bus * hapticStride,
+                    gainScale: muted.contains(.haptics) ? 0 : 1, panAxes: axes, scratch: scratch)
             case .hapticContinuous:
                 v.pointee.renderContinuous(
-                    frame: frame, count: n, lanes: laneBase, out: haptic, gainScale: scale, scratch: scratch)
+                    frame: frame, count: n, lanes: laneBase, out: haptics + v.pointee.bus * hapticStride,
+                    gainScale: muted.contains(.haptics) ? 0 : 1, panAxes: axes, scratch: scratch)
             case .audioContinuous:
                 v.pointee.renderTone(
-                    frame: frame, count: n, lanes: laneBase, left: left, right: right, gainScale: scale, scratch: scratch)
+                    frame: frame, count: n, lanes: laneBase, left: left, right: right,
+                    gainScale: muted.contains(.audio) ? 0 : 1, scratch: scratch)
             case .audioCustom:
-                v.pointee.renderCustom(frame: frame, count: n, lanes: laneBase, left: left, right: right, gainScale: scale)
+                v.pointee.renderCustom(
+                    frame: frame, count: n, lanes: laneBase, left: left, right: right,
+                    gainScale: muted.contains(.audio) ? 0 : 1)
             }
         }
     }

@@ -5,8 +5,15 @@ import AudioAnalysis
 public struct RendererConfiguration: Sendable, Equatable {
     /// Engine sample rate in Hz (> 0; default 48 000).
     public var sampleRate: Double
-    /// Actuator profile for the haptic bus limiter (patterns carry their own profile for the waveform).
-    public var profile: ActuatorProfile
+    /// The actuators, one haptic bus each in this order (1 … `ChannelMap.maxActuators`): a bus's limiter and
+    /// haptics from audio follow its actuator's profile (patterns carry one profile per bus for the waveform),
+    /// and the positions place the actuators for panning. Default: one `default` actuator with `profile`.
+    public var actuators: [Actuator]
+    /// The first actuator's profile.
+    public var profile: ActuatorProfile {
+        get { actuators[0].profile }
+        set { actuators[0].profile = newValue }
+    }
     /// Voices sounding at once (≥ 1; default 64); more are dropped and counted in
     /// `RenderStatistics.voiceOverflowCount`.
     public var maxVoices: Int
@@ -29,15 +36,17 @@ public struct RendererConfiguration: Sendable, Equatable {
     /// with these analysis settings (see `AudioHapticFollower`); nil (the default) leaves it alone.
     public var hapticsFromAudio: AnalysisSettings?
 
-    /// Creates a configuration (checked by `Renderer.init`).
+    /// Creates a configuration (checked by `Renderer.init`); without `actuators`, one `default` actuator with
+    /// `profile`.
     public init(
-        sampleRate: Double = 48_000, profile: ActuatorProfile = .default, maxVoices: Int = 64, maxPlayers: Int = 16,
+        sampleRate: Double = 48_000, profile: ActuatorProfile = .default, actuators: [Actuator]? = nil,
+        maxVoices: Int = 64, maxPlayers: Int = 16,
         maxBlockFrames: Int = 4096, maxPendingParameters: Int = 256, maxNotifications: Int = 64,
         stopFadeSeconds: Double = 0.005, maxPendingCommands: Int = 64, hapticsFromAudio: AnalysisSettings? = nil
     ) {
         self.hapticsFromAudio = hapticsFromAudio
         self.sampleRate = sampleRate
-        self.profile = profile
+        self.actuators = actuators ?? [Actuator(name: ActuatorNames.defaultActuator, profile: profile)]
         self.maxVoices = maxVoices
         self.maxPlayers = maxPlayers
         self.maxBlockFrames = maxBlockFrames

@@ -73,19 +73,35 @@ extension Renderer {
         players[slot].seamFadeEnd = now + deClickFrames
     }
 
-    /// Starts the voice for the player's next event at engine frame `now` (counts an overflow when the
-    /// voice pool is full).
+    /// Starts the voices for the player's next event at engine frame `now`: one per bus of the player for a
+    /// haptic event, one for an audio event.
     func startEvent(_ slot: Int, _ now: Int) {
         guard let pattern = players[slot].pattern, let event = players[slot].takeNextEvent() else { return }
+        guard event.kind == .transient || event.kind == .hapticContinuous else {
+            startVoice(slot, event, pattern, bus: 0, now)
+            return
+        }
+        // A haptic event sounds on each of the player's buses, in bus order.
+        var rest = players[slot].buses
+        while rest != 0 {
+            startVoice(slot, event, pattern, bus: rest.trailingZeroBitCount, now)
+            rest &= rest &- 1
+        }
+    }
+
+    /// Starts one voice of `event` for the player in `slot` at engine frame `now`: on haptic bus `bus` with
+    /// that bus's profile (audio voices: `bus` 0). Counts an overflow when the voice pool is full.
+    private func startVoice(_ slot: Int, _ event: CompiledEvent, _ pattern: PatternView, bus: Int, _ now: Int) {
         guard voiceCount < configuration.maxVoices else {
             statistics.countVoiceOverflow()
             return
         }
-        let profile = pattern.profile
+        let profile = pattern.profiles[bus]
         let inverseRate = Float(1 / sampleRate)
         var v = Voice()
         v.kind = event.kind
         v.player = slot
+        v.bus = bus
         v.onset = now
         v.inverseRate = inverseRate
         v.gain = Float(profile.gain)
@@ -97,9 +113,12 @@ extension Renderer {
         v.attackX = event.attack
         v.decayX = event.decay
         v.releaseX = event.release
+        if event.kind == .transient || event.kind == .hapticContinuous {
+            v.place = PanPlace(bus: bus, among: players[slot].buses, places: places)
+        }
         switch event.kind {
         case .transient:
-            let length = pattern.transientFrames
+            let length = profile.transientFrames
             v.end = length
             v.increment = Float(profile.frequency(sharpness: Double(event.sharpness)) / sampleRate)
             v.windowScale = 0.5 / Float(length)

@@ -17,6 +17,9 @@ struct Voice: BitwiseCopyable {
     var kind: VoiceKind = .transient
     /// Player slot the voice belongs to (its control lanes and mute flag).
     var player: Int = 0
+    /// Haptic voices: the bus (actuator) the voice plays on, and its place among its player's actuators.
+    var bus: Int = 0
+    var place = PanPlace()
     /// Frames rendered so far; the voice is done when `age == end`. `end` is `.max` while it is not known
     /// yet (an envelope or a file decides it as the voice plays).
     var age: Int = 0
@@ -141,16 +144,51 @@ extension Voice {
     // Each kind renders in passes over the stretch (see VoiceLoops.swift): the serial ones (the oscillator's
     // phase, the tone's low-pass) hold a few operations a frame, the rest runs several frames at a time.
 
-    /// HapticTransient: windowed sine burst; peak = A(I × intensity control), or A(I) when it ignores the control.
+    /// The panning weight of this haptic voice's bus at engine frame `frame` for the player's panned axes
+    /// `axes` (1 without panning).
+    @inline(__always)
+    func panWeight(_ lanes: UnsafePointer<Lane>, axes: UInt8, at frame: Int) -> Float {
+        guard axes != 0 else { return 1 }
+        return place.weight(
+            x: lanes[ControlLane.hapticPanX.rawValue].at(frame), y: lanes[ControlLane.hapticPanY.rawValue].at(frame),
+            axes: axes)
+    }
+
+    /// Whether a panned axis ramps in this stretch (then the weight is evaluated at every frame).
+    @inline(__always)
+    static func panRamps(_ lanes: UnsafePointer<Lane>, axes: UInt8) -> Bool {
+        (axes & 1 != 0 && lanes[ControlLane.hapticPanX.rawValue].slope != 0)
+            || (axes & 2 != 0 && lanes[ControlLane.hapticPanY.rawValue].slope != 0)
+    }
+
+    /// Multiplies the drive amplitudes of the `count` frames from engine frame `frame` by the panning weight
+    /// of this voice's bus; without panning (`axes` 0) leaves them untouched, so an unpanned voice renders
+    /// bit-identically.
+    @inline(__always)
+    func applyPan(
+        _ lanes: UnsafePointer<Lane>, axes: UInt8, frame: Int, count: Int, to amplitudes: UnsafeMutablePointer<Float>
+    ) {
+        guard axes != 0 else { return }
+        if Self.panRamps(lanes, axes: axes) {
+            for i in 0..<count { amplitudes[i] *= panWeight(lanes, axes: axes, at: frame + i) }
+        } else {
+            let w = panWeight(lanes, axes: axes, at: frame)
+            for i in 0..<count { amplitudes[i] *= w }
+        }
+    }
+
+    /// HapticTransient: windowed sine burst; peak = A(I × intensity control), or A(I) when it ignores the control,
+    /// × the panning weight.
     @inline(__always)
     mutating func renderTransient(
         frame: Int, count: Int, lanes: UnsafePointer<Lane>, out: UnsafeMutablePointer<Float>, gainScale: Float,
-        scratch: VoiceScratch
+        panAxes: UInt8, scratch: VoiceScratch
     ) {
         let ic =
             ignoresIntensityControl ? Lane(value: 1, slope: 0, anchor: 0) : lanes[ControlLane.hapticIntensity.rawValue]
         let (phases, amplitudes, fades) = (scratch.phases, scratch.amplitudes, scratch.fades)
         writeAmplitudes(ic, frame: frame, count: count, gain: gain * gainScale, into: amplitudes)
+        applyPan(lanes, axes: panAxes, frame: frame, count: count, to: amplitudes)
         writeFades(count: count, into: fades)
         phases.update(repeating: increment, count: count)
         phase = accumulatePhases(phases, count: count, from: phase)
@@ -163,18 +201,19 @@ extension Voice {
         age += count
     }
 
-    /// HapticContinuous: oscillator at f(S + sharpness control), amplitude A(I × intensity control) × envelope.
-    /// Stops early (sets `end`) when the envelope is done.
+    /// HapticContinuous: oscillator at f(S + sharpness control), amplitude A(I × intensity control) × envelope
+    /// × the panning weight. Stops early (sets `end`) when the envelope is done.
     @inline(__always)
     mutating func renderContinuous(
         frame: Int, count: Int, lanes: UnsafePointer<Lane>, out: UnsafeMutablePointer<Float>, gainScale: Float,
-        scratch: VoiceScratch
+        panAxes: UInt8, scratch: VoiceScratch
     ) {
         let (levels, phases, amplitudes, fades) = (scratch.levels, scratch.phases, scratch.amplitudes, scratch.fades)
         let rendered = envelopeLevels(frame: frame, count: count, lanes: lanes, into: levels)
         let ic = lanes[ControlLane.hapticIntensity.rawValue]
         let sc = lanes[ControlLane.hapticSharpness.rawValue]
         writeAmplitudes(ic, frame: frame, count: rendered, gain: gain * gainScale, into: amplitudes)
+        applyPan(lanes, axes: panAxes, frame: frame, count: rendered, to: amplitudes)
         writeFades(count: rendered, into: fades)
         // The frequency f(S + sharpness control) as an increment a frame, then the phases.
         let scBase = Double(frame - sc.anchor)

@@ -168,7 +168,7 @@ let plotCommand = Subcommand(
         let loopEnd = loopEndArgument.map { $0 > 0 ? $0 : patternSeconds }
         if duration == nil, let loopEnd { end = max(end, loopEnd) }
         if end <= 0 { end = 0.1 }
-        let profile = options.actuators.first?.profile ?? options.actuatorProfile
+        let profile = options.actuators.first { $0.name == actuators[0] }?.profile ?? options.actuatorProfile
         let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         var timeline: PlotTimeline
         do {

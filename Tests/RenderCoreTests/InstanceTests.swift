@@ -74,7 +74,7 @@ struct InstanceTests {
         #expect(!r.pausePlayer(a, atFrame: 0))
         #expect(!r.setPlaybackRateNow(a, rate: 2))
         r.stopPlayer(a, atFrame: 0)
-        r.setMuted(a, true)
+        r.setMuted(a, .all)
         let h = Self.step(r, 2000)
         #expect(r.phase(of: 0) == .playing)
         #expect(peak(h, 1000..<2000) > 0.5)
@@ -86,7 +86,7 @@ struct InstanceTests {
         let p = try Self.tone()
         let r = Self.renderer()
         r.startPlayer(a, pattern: p, atFrame: 0)
-        r.setMuted(a, true)
+        r.setMuted(a, .all)
         #expect(peak(Self.step(r, 800), 0..<800) == 0)
         r.stopPlayer(a, atFrame: 0)
         _ = Self.step(r, 200)
@@ -96,7 +96,7 @@ struct InstanceTests {
         let c = InstanceID(slot: 0, generation: 3)
         r.stopPlayer(b, atFrame: 0)
         _ = Self.step(r, 200)
-        r.startPlayer(c, pattern: p, atFrame: 0, muted: true)
+        r.startPlayer(c, pattern: p, atFrame: 0, muted: .all)
         #expect(peak(Self.step(r, 800), 0..<800) == 0)
     }
 

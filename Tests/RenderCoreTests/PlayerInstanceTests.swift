@@ -32,7 +32,7 @@ private func started(
 ) throws -> PlayerInstance {
     var p = PlayerInstance(
         scheduling: shared.view, generation: 0, at: start, framesPerSecond: 1000 / rate, loopEnd: loopEnd, passes: passes,
-        muted: false)
+        muted: [])
     p.begin()
     return p
 }
@@ -241,7 +241,7 @@ struct PlayerInstanceTransportTests {
         #expect(p.reportedPosition(at: 600) == 0.5)
         #expect(p.reportedPosition(at: 5000) == 1.0)
         var scheduled = PlayerInstance(
-            scheduling: shared.view, generation: 0, at: 0, framesPerSecond: 1000, loopEnd: 0.3, passes: 0, muted: false)
+            scheduling: shared.view, generation: 0, at: 0, framesPerSecond: 1000, loopEnd: 0.3, passes: 0, muted: [])
         scheduled.seekPending = true
         scheduled.seekSeconds = 0.7
         #expect(scheduled.reportedPosition(at: 0) == 0)  // past the 0.3 s loop end: the loop start
@@ -272,7 +272,7 @@ struct PlayerInstanceTransportTests {
     @Test("the next due frame: start when scheduled, earliest of event, control, stop and seam when playing")
     func nextDue() throws {
         let scheduled = PlayerInstance(
-            scheduling: shared.view, generation: 0, at: 77, framesPerSecond: 1000, loopEnd: -1, passes: 0, muted: false)
+            scheduling: shared.view, generation: 0, at: 77, framesPerSecond: 1000, loopEnd: -1, passes: 0, muted: [])
         #expect(scheduled.nextDueFrame == 77)
         var p = try started(at: 0, loopEnd: 0.3)
         _ = p.takeNextEvent()

@@ -32,8 +32,9 @@ struct HubState {
     /// Parameter and transport calls queued in this run (see `DeviceHub.send`).
     var sentParameterCalls = 0
     var sentCommandCalls = 0
-    /// The engines running on `run`.
+    /// The engines running on `run`, and what each one mutes (`isMutedForHaptics`, `isMutedForAudio`).
     var engines: [EngineReference] = []
+    var mutes: [ObjectIdentifier: PlayerMute] = [:]
 
     init(maxPlayers: Int) {
         slots = Array(repeating: nil, count: maxPlayers)
@@ -94,10 +95,12 @@ final class DeviceHub: @unchecked Sendable {
 
     /// Adds `engine` to the run, starting it first when none is going (opening the device, or making the
     /// offline render core). Does nothing more when the engine is already in it.
-    /// - Parameter holdingOutput: a new device run's render thread waits before its first period until
-    ///   `releaseOutput()`; ignored when the run is going already.
+    /// - Parameters:
+    ///   - mute: what the engine mutes for its players.
+    ///   - holdingOutput: a new device run's render thread waits before its first period until
+    ///     `releaseOutput()`; ignored when the run is going already.
     /// - Throws: `CHHapticError.serverInitFailed` with the ALSA message naming the device.
-    func join(_ engine: CHHapticEngine, holdingOutput: Bool) throws -> EngineRun {
+    func join(_ engine: CHHapticEngine, mute: PlayerMute, holdingOutput: Bool) throws -> EngineRun {
         try state.withLock { state in
             let run = try state.run ?? startRun(holdingOutput: holdingOutput)
             if state.run == nil {
@@ -106,9 +109,12 @@ final class DeviceHub: @unchecked Sendable {
                 state.sentParameterCalls = 0
                 state.sentCommandCalls = 0
                 state.engines = []
+                state.mutes = [:]
             }
             let id = ObjectIdentifier(engine)
             if !state.engines.contains(where: { $0.id == id }) { state.engines.append(EngineReference(engine: engine, id: id)) }
+            state.mutes[id] = mute
+            updateAudioHapticsMute(state)
             return run
         }
     }
@@ -116,7 +122,7 @@ final class DeviceHub: @unchecked Sendable {
     /// A new run: the render core, and the device and its render thread (live) or nothing more (offline).
     private func startRun(holdingOutput: Bool) throws -> EngineRun {
         let configuration = RendererConfiguration(
-            sampleRate: options.sampleRate, profile: options.actuatorProfile, maxVoices: options.maxVoices,
+            sampleRate: options.sampleRate, actuators: layout.actuators, maxVoices: options.maxVoices,
             maxPlayers: options.maxPlayers, maxBlockFrames: max(options.periodFrames, 1024),
             maxPendingParameters: options.maxPendingParameters, maxNotifications: options.maxPlayers * 2,
             maxPendingCommands: options.maxPendingCommands, hapticsFromAudio: options.hapticsFromAudio)
@@ -169,6 +175,8 @@ final class DeviceHub: @unchecked Sendable {
         let (players, ended, uses) = state.withLock { state -> ([HapticPatternPlayer], EngineRun?, [SlotUse?]) in
             guard state.run === run else { return ([], nil, []) }
             state.engines.removeAll { $0.id == id || $0.engine == nil }
+            state.mutes = state.mutes.filter { key, _ in state.engines.contains { $0.id == key } }
+            updateAudioHapticsMute(state)
             var players: [HapticPatternPlayer] = []
             for index in state.slots.indices {
                 guard let use = state.slots[index], use.engine == id else { continue }
@@ -257,12 +265,13 @@ final class DeviceHub: @unchecked Sendable {
             }
             state.nextGeneration &+= 1
             let instance = InstanceID(slot: slot, generation: state.nextGeneration)
+            let muted = (settings.muted ? PlayerMute.all : []).union(state.mutes[ObjectIdentifier(engine)] ?? [])
             try send(
                 [
                     .start(
                         instance, pattern: .passUnretained(player.pattern), frame: frame, rate: settings.rate,
-                        loopEnd: settings.loopEnd, passes: settings.passes, muted: settings.muted,
-                        offset: settings.offset)
+                        loopEnd: settings.loopEnd, passes: settings.passes, muted: muted, offset: settings.offset,
+                        buses: buses)
                 ], in: &state)
             // The slot table keeps the pattern alive until the instance's end comes back.
             state.slots[slot] = SlotUse(
@@ -292,6 +301,38 @@ final class DeviceHub: @unchecked Sendable {
                 run.link.settings.write(use.instance, setting, value)
             }
         }
+    }
+
+    /// Writes what each instance of `player` mutes: everything when `playerMuted`, else what its engine mutes.
+    func publishMute(of player: HapticPatternPlayer, playerMuted: Bool) {
+        state.withLock { state in
+            guard let run = state.run else { return }
+            for case let use? in state.slots where use.player === player {
+                let muted = playerMuted ? PlayerMute.all : state.mutes[use.engine] ?? []
+                run.link.settings.write(use.instance, .muted, UInt64(muted.rawValue))
+            }
+        }
+    }
+
+    /// Sets what `engine` mutes (`isMutedForHaptics`, `isMutedForAudio`) for its instances from the next
+    /// period, and for the haptics from audio when every engine on the run mutes haptics.
+    func setMute(_ mute: PlayerMute, of engine: CHHapticEngine) {
+        let id = ObjectIdentifier(engine)
+        state.withLock { state in
+            guard let run = state.run, state.mutes[id] != nil else { return }
+            state.mutes[id] = mute
+            for case let use? in state.slots where use.engine == id {
+                let muted = use.player?.startSettings.muted == true ? PlayerMute.all : mute
+                run.link.settings.write(use.instance, .muted, UInt64(muted.rawValue))
+            }
+            updateAudioHapticsMute(state)
+        }
+    }
+
+    /// Haptics from audio are left out while every engine on the run mutes haptics.
+    private func updateAudioHapticsMute(_ state: HubState) {
+        let muted = !state.mutes.isEmpty && state.mutes.values.allSatisfy { $0.contains(.haptics) }
+        state.run?.link.mutedHaptics.store(muted, ordering: .relaxed)
     }
 
     /// The position of `player`'s first playing instance, read from the render thread's atomics.

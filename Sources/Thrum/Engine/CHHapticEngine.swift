@@ -118,7 +118,7 @@ public final class CHHapticEngine: @unchecked Sendable {
         set {
             state.withLock { state in
                 state.mutedHaptics = newValue
-                state.run?.link.mutedHaptics.store(newValue, ordering: .relaxed)
+                if state.run != nil { hub.setMute(state.mute, of: self) }
             }
         }
     }
@@ -129,7 +129,7 @@ public final class CHHapticEngine: @unchecked Sendable {
         set {
             state.withLock { state in
                 state.mutedAudio = newValue
-                state.run?.link.mutedAudio.store(newValue, ordering: .relaxed)
+                if state.run != nil { hub.setMute(state.mute, of: self) }
             }
         }
     }
@@ -235,10 +235,7 @@ public final class CHHapticEngine: @unchecked Sendable {
 
     func startLocked(_ state: inout EngineState, holdingOutput: Bool = false) throws {
         guard state.run == nil else { return }
-        let run = try hub.join(self, holdingOutput: holdingOutput)
-        run.link.mutedHaptics.store(state.mutedHaptics, ordering: .relaxed)
-        run.link.mutedAudio.store(state.mutedAudio, ordering: .relaxed)
-        state.run = run
+        state.run = try hub.join(self, mute: state.mute, holdingOutput: holdingOutput)
         state.idleSince = .now
         state.stoppedByIdle = false
     }

@@ -21,7 +21,9 @@ final class EngineCore: ALSARenderSource {
     let blockFrames: Int
     private let audioL: UnsafeMutablePointer<Float>
     private let audioR: UnsafeMutablePointer<Float>
-    private let haptic: UnsafeMutablePointer<Float>
+    /// The haptic buses, one per actuator, `blockFrames` apart.
+    private let haptics: UnsafeMutablePointer<Float>
+    private let busCount: Int
     /// The tag of the last `InstanceSettings` write taken, per slot and setting.
     private let seenSettings: UnsafeMutablePointer<UInt64>
 
@@ -36,7 +38,8 @@ final class EngineCore: ALSARenderSource {
         blockFrames = configuration.maxBlockFrames
         audioL = .allocate(capacity: blockFrames)
         audioR = .allocate(capacity: blockFrames)
-        haptic = .allocate(capacity: blockFrames)
+        busCount = configuration.actuators.count
+        haptics = .allocate(capacity: blockFrames * busCount)
         seenSettings = .allocate(capacity: configuration.maxPlayers * InstanceSetting.count)
         seenSettings.initialize(repeating: 0, count: configuration.maxPlayers * InstanceSetting.count)
         Self.warmUp(configuration: configuration, channelMap: channelMap)
@@ -51,23 +54,25 @@ final class EngineCore: ALSARenderSource {
         small.maxPlayers = 1
         small.maxBlockFrames = 64
         let renderer = Renderer(configuration: small)
-        let buses = UnsafeMutablePointer<Float>.allocate(capacity: 64 * (3 + channelMap.channelCount))
-        buses.initialize(repeating: 0, count: 64 * (3 + channelMap.channelCount))
-        renderer.render(frameCount: 64, into: buses, buses + 64, buses + 128)
+        let haptics = small.actuators.count
+        let buses = UnsafeMutablePointer<Float>.allocate(capacity: 64 * (2 + haptics + channelMap.channelCount))
+        buses.initialize(repeating: 0, count: 64 * (2 + haptics + channelMap.channelCount))
+        renderer.render(frameCount: 64, audioL: buses, audioR: buses + 64, haptics: buses + 128, hapticStride: 64)
         channelMap.interleave(
-            audioL: buses, audioR: buses + 64, haptics: buses + 128, hapticStride: 0, frameCount: 64, into: buses + 192)
+            audioL: buses, audioR: buses + 64, haptics: buses + 128, hapticStride: 64, frameCount: 64,
+            into: buses + 64 * (2 + haptics))
         buses.deallocate()
     }
 
     deinit {
         audioL.deallocate()
         audioR.deallocate()
-        haptic.deallocate()
+        haptics.deallocate()
         seenSettings.deallocate()
     }
 
-    /// Renders `frameCount` interleaved frames: applies queued commands, renders the buses, applies the
-    /// engine mutes and maps buses to channels; reports ended instances and wakes the control side.
+    /// Renders `frameCount` interleaved frames: applies queued commands and settings (mutes included),
+    /// renders the buses and maps them to channels; reports ended instances and wakes the control side.
     /// Render thread only; real-time safe.
     func render(into buffer: UnsafeMutablePointer<Float>, frameCount: Int, channelCount: Int) {
         drainCommands()
@@ -75,14 +80,10 @@ final class EngineCore: ALSARenderSource {
         var done = 0
         while done < frameCount {
             let count = min(blockFrames, frameCount - done)
-            renderer.render(frameCount: count, into: audioL, audioR, haptic)
-            if link.mutedHaptics.load(ordering: .relaxed) { haptic.update(repeating: 0, count: count) }
-            if link.mutedAudio.load(ordering: .relaxed) {
-                audioL.update(repeating: 0, count: count)
-                audioR.update(repeating: 0, count: count)
-            }
+            renderer.audioHapticsMuted = link.mutedHaptics.load(ordering: .relaxed)
+            renderer.render(frameCount: count, audioL: audioL, audioR: audioR, haptics: haptics, hapticStride: blockFrames)
             channelMap.interleave(
-                audioL: audioL, audioR: audioR, haptics: haptic, hapticStride: 0, frameCount: count,
+                audioL: audioL, audioR: audioR, haptics: haptics, hapticStride: blockFrames, frameCount: count,
                 into: buffer + done * channelCount)
             done += count
         }
@@ -101,11 +102,11 @@ final class EngineCore: ALSARenderSource {
         var failed = false
         while let command = commands.pop() {
             switch command {
-            case .start(let id, let pattern, let frame, let rate, let loopEnd, let passes, let muted, let offset):
+            case .start(let id, let pattern, let frame, let rate, let loopEnd, let passes, let muted, let offset, let buses):
                 let started = pattern._withUnsafeGuaranteedRef {
                     renderer.startPlayer(
                         id, pattern: $0, atFrame: frame, playbackRate: rate, loopEnd: loopEnd, passes: passes,
-                        muted: muted, offset: offset)
+                        muted: muted, offset: offset, buses: buses)
                 }
                 if !started {
                     feedback.push(.startFailed(id))
@@ -134,7 +135,7 @@ final class EngineCore: ALSARenderSource {
         for slot in 0..<settings.slotCount {
             let seen = seenSettings + slot * InstanceSetting.count
             if let (id, value) = settings.read(slot, .muted, seen: &seen[InstanceSetting.muted.rawValue]) {
-                renderer.setMuted(id, value != 0)
+                renderer.setMuted(id, PlayerMute(rawValue: UInt8(truncatingIfNeeded: value)))
             }
             if let (id, value) = settings.read(slot, .rate, seen: &seen[InstanceSetting.rate.rawValue]) {
                 renderer.setPlaybackRateNow(id, rate: Double(bitPattern: value))

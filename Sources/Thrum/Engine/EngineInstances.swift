@@ -55,7 +55,9 @@ extension CHHapticEngine {
         let settings = player.startSettings
         let value: UInt64
         switch setting {
-        case .muted: value = settings.muted ? 1 : 0
+        case .muted:
+            hub.publishMute(of: player, playerMuted: settings.muted)
+            return
         case .rate: value = settings.rate.bitPattern
         case .loopEnd: value = (settings.loopEnd ?? -1).bitPattern
         case .stopped: return

@@ -26,6 +26,8 @@ struct EngineState {
     var playsAudioOnly = false
     var mutedHaptics = false
     var mutedAudio = false
+    /// What the engine mutes for its players.
+    var mute: PlayerMute { (mutedHaptics ? PlayerMute.haptics : []).union(mutedAudio ? .audio : []) }
     var idleSince: ContinuousClock.Instant?
     var stoppedByIdle = false
     var lastDeviceError: String?

@@ -95,7 +95,7 @@ extension CHHapticEngine {
         }
         do {
             return try CompiledPattern(
-                compiling: data, sampleRate: options.sampleRate, profile: options.actuatorProfile,
+                compiling: data, sampleRate: options.sampleRate, profiles: hub.layout.actuators.map(\.profile),
                 audio: { _, index in buffers[index] })
         } catch {
             throw CHHapticError(.invalidPatternData, "\(error)")

@@ -11,7 +11,7 @@ internal import Synchronization
 enum EngineCommand: BitwiseCopyable {
     case start(
         InstanceID, pattern: Unmanaged<CompiledPattern>, frame: UInt64, rate: Double, loopEnd: Double?, passes: Int,
-        muted: Bool, offset: Double?)
+        muted: PlayerMute, offset: Double?, buses: UInt64)
     case stop(InstanceID, frame: UInt64)
     case pause(InstanceID, frame: UInt64)
     case resume(InstanceID, frame: UInt64)
@@ -56,8 +56,8 @@ final class EngineLink: Sendable {
     /// run ends.
     let wake: WakeSignal
     let statistics: RenderStatistics
+    /// Every engine on the run is muted for haptics: haptics from audio are left out too.
     let mutedHaptics = Atomic<Bool>(false)
-    let mutedAudio = Atomic<Bool>(false)
 
     /// - Parameter configuration: the renderer's; the command ring holds both of its lists plus a few
     ///   starts and stops for every slot, so list-bound commands are refused for their list, not the ring.

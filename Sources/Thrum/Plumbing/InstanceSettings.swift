@@ -6,7 +6,7 @@ internal import Synchronization
 /// ring (which can be full): each slot has one cell per setting that the control side overwrites and the
 /// render thread reads once per period.
 enum InstanceSetting: Int {
-    /// 1 = muted, 0 = not.
+    /// What is muted: a `PlayerMute` raw value (the player's mute and its engine's).
     case muted
     /// The playback rate, as the bit pattern of a `Double` (> 0).
     case rate
