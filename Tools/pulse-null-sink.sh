@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Start/stop a private PulseAudio server with a 48 kHz float32 stereo null sink,
-# for ALSAOutput's real-time tests (ALSA device "pulse" → sink "null", captured from "null.monitor").
+# for ALSAOutput's real-time tests (ALSA device "pulse" → sink "null", captured from "null.monitor"),
+# and a 4-channel one for several actuators (PULSE_SINK=null4, captured from "null4.monitor").
 # Works as root without systemd or D-Bus.
 #
 #   Tools/pulse-null-sink.sh start    # prints the env lines the tests need
@@ -17,6 +18,7 @@ export PULSE_SERVER="unix:$RUNTIME/native"
 export PULSE_CLIENTCONFIG="$RUNTIME/client.conf"
 PIDFILE="$RUNTIME/pulseaudio.pid"
 PACAT_PIDFILE="$RUNTIME/pacat.pid"
+PACAT4_PIDFILE="$RUNTIME/pacat4.pid"
 LOG="$RUNTIME/pulseaudio.log"
 
 print_env() {
@@ -41,6 +43,7 @@ start() {
         setsid pulseaudio -n --daemonize=no --system=false --exit-idle-time=-1 --disallow-exit \
         --use-pid-file=no --log-target=stderr --log-level=notice \
         -L "module-null-sink sink_name=null rate=48000 channels=2 format=float32le" \
+        -L "module-null-sink sink_name=null4 rate=48000 channels=4 format=float32le channel_map=front-left,front-right,rear-left,rear-right" \
         -L "module-native-protocol-unix auth-anonymous=1 socket=$RUNTIME/native" \
         -L "module-always-sink" \
         </dev/null >"$LOG" 2>&1 &
@@ -63,6 +66,9 @@ start() {
     # A permanent zero stream keeps the sink running (no suspend, steady clock).
     setsid pacat --latency-msec=20 --format=float32le --rate=48000 --channels=2 --raw /dev/zero </dev/null >/dev/null 2>&1 &
     echo $! >"$PACAT_PIDFILE"
+    setsid pacat --device=null4 --latency-msec=20 --format=float32le --rate=48000 --channels=4 \
+        --channel-map=front-left,front-right,rear-left,rear-right --raw /dev/zero </dev/null >/dev/null 2>&1 &
+    echo $! >"$PACAT4_PIDFILE"
     # A new server holds the first writes of the first streams for up to ~2 s: let the zero stream
     # absorb that now, so the tests' streams start at once.
     sleep 2.5
@@ -70,7 +76,7 @@ start() {
 }
 
 stop() {
-    for f in "$PACAT_PIDFILE" "$PIDFILE"; do
+    for f in "$PACAT_PIDFILE" "$PACAT4_PIDFILE" "$PIDFILE"; do
         if alive "$f"; then
             pid="$(cat "$f")"
             kill "$pid" 2>/dev/null || true
