@@ -47,6 +47,27 @@ import ThrumTestSupport
         #expect(!FileManager.default.fileExists(atPath: folder.file("never.wav")))
     }
 
+    @Test("render A@leftHandle B@rightHandle C --layout dualsense: each handle's channel is its patterns rendered alone on H, bit for bit; audio channels exact zeros")
+    func localitiesRenderAsAlone() throws {
+        let (all, left, right) = (folder.file("all.wav"), folder.file("left.wav"), folder.file("right.wav"))
+        let command = ["render", "heartbeat@leftHandle", "countdown@rightHandle", "sparkle", "--layout", "dualsense"]
+        #expect(runThrum(command + ["--profile", "leftHandle=lra", "-o", all]).0 == 0)
+        #expect(runThrum(["render", "heartbeat", "sparkle", "--channels", "H", "--profile", "lra", "-o", left]).0 == 0)
+        #expect(runThrum(["render", "countdown", "sparkle", "--channels", "H", "-o", right]).0 == 0)
+        let both = try #require(readFloatWAV(all))
+        let (alone, other) = try (#require(readFloatWAV(left)), #require(readFloatWAV(right)))
+        #expect(both.channels == 4 && alone.channels == 1 && other.channels == 1)
+        let lanes = (0..<4).map { channel(both.samples, $0, of: 4) }
+        // A render lasts as long as its longest pattern; the shorter one's channel is silent after its end.
+        let padded = alone.samples + [Float](repeating: 0, count: max(0, lanes[2].count - alone.samples.count))
+        let sameLeft = lanes[2].map(\.bitPattern) == padded.map(\.bitPattern)
+        let sameRight = lanes[3].map(\.bitPattern) == other.samples.map(\.bitPattern)
+        #expect(sameLeft, "leftHandle differs from heartbeat + sparkle alone with the lra profile")
+        #expect(sameRight, "rightHandle differs from countdown + sparkle alone")
+        #expect(lanes[2].contains { $0 != 0 } && lanes[3].contains { $0 != 0 })
+        #expect(lanes[0].allSatisfy { $0.bitPattern == 0 } && lanes[1].allSatisfy { $0.bitPattern == 0 })
+    }
+
     @Test("a locality the map lacks is a usage error listing the ones it has")
     func unknownLocality() {
         let result = runThrum(["render", "--layout", "dualsense", "heartbeat@leftTrigger", "-o", folder.file("x.wav")])
