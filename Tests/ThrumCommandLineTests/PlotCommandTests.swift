@@ -226,6 +226,17 @@ private var bundledPatterns: [String] {
         #expect(abs(transient.intensity - 0.75) < 1e-4, "the control holds 1 after the curve")
     }
 
+    @Test("one haptic lane per actuator: PATTERN@rightHandle on the DualSense layout leaves the left handle silent")
+    func lanePerActuator() throws {
+        let svg = try plot(["heartbeat@rightHandle", "--layout", "dualsense"])
+        let labels = ["leftHandle", "rightHandle", "Audio L", "Audio R"].compactMap { svg.range(of: ">\($0)</text>")?.lowerBound }
+        #expect(labels.count == 4 && labels == labels.sorted(), "a lane per actuator, in map order, then audio")
+        #expect(!svg.contains(">Haptic</text>"))
+        // Silent lanes draw no waveform.
+        #expect(svg.contains("data-channel=\"rightHandle\""))
+        #expect(!svg.contains("data-channel=\"leftHandle\""))
+    }
+
     @Test func escapesText() {
         #expect(SVGText.escaped("a<b & \"c\" 'd'>") == "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;")
         #expect(SVGText.number(0.25) == "0.25")
