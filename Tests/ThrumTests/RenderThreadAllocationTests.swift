@@ -58,9 +58,11 @@ import ThrumTestSupport
             Comment(
                 rawValue:
                     "no release thrum-bench at \(Self.releaseBench): run 'swift build -c release --product thrum-bench' (Tools/test.sh does)"
-            )))
-    func renderThreadAllocatesAndRetainsNothingDuringACommandStorm() throws {
-        let (output, status) = try run(URL(fileURLWithPath: Self.releaseBench), ["storm", "--seconds", "2"])
+            )),
+        arguments: [[], ["--layout", "dualsense"]])
+    func renderThreadAllocatesAndRetainsNothingDuringACommandStorm(layout: [String]) throws {
+        // The second storm runs three engines of one device on two actuators, panned (issue 15).
+        let (output, status) = try run(URL(fileURLWithPath: Self.releaseBench), ["storm", "--seconds", "2"] + layout)
         func count(_ name: String) -> Int? {
             output.split(separator: "\n").first { $0.hasPrefix("\(name): ") }.flatMap { Int($0.dropFirst(name.count + 2)) }
         }

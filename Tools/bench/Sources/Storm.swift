@@ -85,10 +85,11 @@ func stormPatterns(resource: CHHapticAudioResourceID) throws -> [CHHapticPattern
     return [everything, tap, dense]
 }
 
-/// Drives `players` with random commands for `seconds` of wall time; returns how many it issued.
+/// Drives `players` with random commands for `seconds` of wall time; returns how many it issued. With
+/// `pan`, parameter changes also move the player between actuators (`ThrumHapticPanX`).
 func storm(
     engine: CHHapticEngine, players: [any CHHapticAdvancedPatternPlayer], seconds: Double, seed: UInt64,
-    tally: inout StormTally
+    pan: Bool = false, tally: inout StormTally
 ) {
     var random = SplitMixRandom(seed: seed)
     let deadline = nowNanos() + UInt64(seconds * 1e9)
@@ -124,7 +125,12 @@ func storm(
                             parameterID: .audioAttackTimeControl, value: Float(random.unit() - 0.5), relativeTime: 0),
                         CHHapticDynamicParameter(
                             parameterID: .audioPitchControl, value: Float(random.unit() - 0.5), relativeTime: 0.005),
-                    ], atTime: random.unit() < 0.5 ? CHHapticTimeImmediate : soon)
+                    ]
+                        + (pan
+                            ? [
+                                CHHapticDynamicParameter(
+                                    parameterID: .thrumHapticPanX, value: Float(random.unit() * 2 - 1), relativeTime: 0)
+                            ] : []), atTime: random.unit() < 0.5 ? CHHapticTimeImmediate : soon)
             }
         case 11:
             tally.run("curve") {
@@ -162,8 +168,10 @@ struct SplitMixRandom {
 /// completion handlers on the way. The device is ALSA's `null` plugin (no pacing: the render thread renders
 /// as fast as it can, so a few seconds of wall time are minutes of engine time). Counting starts right after
 /// `engine.start()`: no warm-up on the render thread. Exit status 1 unless every count is 0.
-func benchStorm(seconds: Double) throws -> Int32 {
-    let command = "`thrum-bench storm`"
+/// With `dualSense`, the device has the DualSense layout (two actuators, one bus each) and the players are
+/// spread over three engines of one `GCDeviceHaptics` (left handle, right handle, both handles), panned.
+func benchStorm(seconds: Double, dualSense: Bool = false) throws -> Int32 {
+    let command = dualSense ? "`thrum-bench storm --layout dualsense`" : "`thrum-bench storm`"
     let figure = "Render thread during a command storm: allocations / frees / retains / releases / bridge retains+releases"
     guard thrum_malloc_counter_available() == 1 else {
         emit(Row(figure: figure, value: "not measured (sanitizer build)", target: "0 / 0 / 0 / 0 / 0", command: command))
@@ -182,13 +190,24 @@ func benchStorm(seconds: Double) throws -> Int32 {
     options.periodFrames = 256
     options.realtimePriority = nil  // an unpaced device: never let it starve the machine
     options.maxPlayers = 12
-    let engine = try CHHapticEngine(options: options)
-    let resource = try engine.registerAudioResource(URL(fileURLWithPath: dir.path("click.wav")))
-    let patterns = try stormPatterns(resource: resource)
-    let players = try (0..<8).map { try engine.makeAdvancedPlayer(with: patterns[$0 % patterns.count]) }
+    let engines: [CHHapticEngine]
+    if dualSense {
+        options.channelMap = .dualSense
+        let device = try GCDeviceHaptics(options: options)
+        engines = [GCHapticsLocality.leftHandle, .rightHandle, .handles].compactMap { device.createEngine(withLocality: $0) }
+    } else {
+        engines = [try CHHapticEngine(options: options)]
+    }
+    let engine = engines[0]
+    let patterns = try engines.map { engine in
+        try stormPatterns(resource: engine.registerAudioResource(URL(fileURLWithPath: dir.path("click.wav"))))
+    }
+    let players = try (0..<8).map { index in
+        try engines[index % engines.count].makeAdvancedPlayer(with: patterns[index % engines.count][index % 3])
+    }
     let completions = CompletionCounter()
     for player in players { player.completionHandler = { _ in completions.add() } }
-    try engine.start()
+    for engine in engines { try engine.start() }
     // The render thread names itself when it begins: wait for that (start may return first).
     var found = renderThreadID()
     let deadline = nowNanos() + 5_000_000_000
@@ -204,7 +223,7 @@ func benchStorm(seconds: Double) throws -> Int32 {
     let completionsBefore = completions.count
     thrum_malloc_counter_reset()
     thrum_malloc_counter_watch_thread(tid)
-    storm(engine: engine, players: players, seconds: seconds, seed: 1, tally: &tally)
+    storm(engine: engine, players: players, seconds: seconds, seed: 1, pan: dualSense, tally: &tally)
     thrum_malloc_counter_watch_thread(0)
     let counts = [
         thrum_malloc_counter_allocations(), thrum_malloc_counter_frees(), thrum_malloc_counter_retains(),
@@ -212,7 +231,7 @@ func benchStorm(seconds: Double) throws -> Int32 {
     ]
     let engineSeconds = engine.currentTime - framesBefore
     let ended = completions.count - completionsBefore
-    engine.stop()
+    for engine in engines { engine.stop() }
     withExtendedLifetime(players) {}
 
     print("allocations: \(counts[0])")
@@ -226,7 +245,8 @@ func benchStorm(seconds: Double) throws -> Int32 {
     emit(Row(figure: figure, value: value, target: "0 / 0 / 0 / 0 / 0", command: command))
     let refused = tally.refusals.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
     note(
-        "storm: \(fmt(seconds, 1)) s of commands (\(tally.summary)) while the render thread rendered \(fmt(engineSeconds, 1)) s of engine time (\(Int(engineSeconds * 48_000 / 256)) periods of 256 frames) on ALSA `null`; \(ended) completion handlers ran; refused: \(refused.isEmpty ? "none" : refused). Counted by interposing malloc/free/… and swift_retain/swift_release/their _n, bridge-object and nonatomic forms in thrum-bench (CMallocCounter), on the render thread only (by kernel thread id)"
+        (dualSense ? "DualSense layout, 3 engines of one device, panned; " : "")
+            + "storm: \(fmt(seconds, 1)) s of commands (\(tally.summary)) while the render thread rendered \(fmt(engineSeconds, 1)) s of engine time (\(Int(engineSeconds * 48_000 / 256)) periods of 256 frames) on ALSA `null`; \(ended) completion handlers ran; refused: \(refused.isEmpty ? "none" : refused). Counted by interposing malloc/free/… and swift_retain/swift_release/their _n, bridge-object and nonatomic forms in thrum-bench (CMallocCounter), on the render thread only (by kernel thread id)"
     )
     return counts.allSatisfy { $0 == 0 } ? 0 : 1
 }

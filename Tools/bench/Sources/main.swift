@@ -9,7 +9,8 @@ let usage = """
       alloc                   heap allocations: 2000 periods at 64 voices, and on the ALSA thread (exit 1 if not 0)
       sanity                  shows that the malloc counter counts (exit 1 if not)
       storm [--seconds S]     allocations/frees/retains/releases on the live render thread during a
-                              command storm of S s (default 3) on ALSA null (exit 1 if not all 0)
+                              command storm of S s (default 3) on ALSA null (exit 1 if not all 0);
+                              --layout dualsense: two actuators, three engines of one device, panned
       latency [--runs N]      start to first frame, live on ALSA `pulse`
       rss                     peak RSS playing a 5 s pattern; `thrum play` vs aplay on ALSA `null`
       xruns [--no-load]       period/xrun matrix vs aplay on `pulse`
@@ -87,7 +88,13 @@ do {
     case "voices": try benchVoices()
     case "alloc": exit(try benchAlloc())
     case "sanity": exit(benchSanity())
-    case "storm": exit(try benchStorm(seconds: Double(intOption("--seconds", default: 3))))
+    case "storm":
+        let layout = CommandLine.arguments.firstIndex(of: "--layout").map { CommandLine.arguments[min($0 + 1, CommandLine.arguments.count - 1)] }
+        guard layout == nil || layout == "dualsense" else {
+            FileHandle.standardError.write(Data("thrum-bench storm: --layout takes dualsense\n".utf8))
+            exit(64)
+        }
+        exit(try benchStorm(seconds: Double(intOption("--seconds", default: 3)), dualSense: layout == "dualsense"))
     case "latency": try benchLatency(runs: intOption("--runs", default: 10))
     case "rss": try benchRSS()
     case "analysis": try benchAnalysis(runs: intOption("--runs", default: 3))
