@@ -12,7 +12,7 @@
 #   4b. the same with a private headless PipeWire (Tools/pipewire-null-sink.sh; suites *PipeWire*), then
 #      with a private JACK server on its dummy driver (Tools/jack-dummy.sh; suites *JACK*), each server
 #      running only during its own step,
-#   5. runs the engine, render and ALSA tests (the simulated-card ones included) again under
+#   5. runs the engine, render, device and ALSA tests (the simulated-card ones included) again under
 #      ThreadSanitizer (own build folder .build-tsan),
 #   6. runs every test but the real-time ones under AddressSanitizer (.build-asan; XCTest's own leaks
 #      are not ours, so leak detection is off).
@@ -84,7 +84,7 @@ trap 'stop_servers; report_skips' EXIT
 
 if [[ "${THRUM_SKIP_SANITIZERS:-0}" != "1" ]]; then
     run_tests swift test --scratch-path "$root/.build-tsan" --sanitize=thread \
-        --filter 'EngineOfflineTests|EngineALSAFileTests|AdvancedPlayerTests|FaultInjectionTests|RenderCoreTests|ALSAOutputHermeticTests|SimulatedCardRealTimeTests|SimulatedCardFaultRealTimeTests|EngineConcurrencyTests|InstanceAddressingTests|HousekeepingWakeUpTests|StopWhileRenderingTests' \
+        --filter 'EngineOfflineTests|EngineALSAFileTests|AdvancedPlayerTests|FaultInjectionTests|RenderCoreTests|ALSAOutputHermeticTests|SimulatedCardRealTimeTests|SimulatedCardFaultRealTimeTests|EngineConcurrencyTests|InstanceAddressingTests|HousekeepingWakeUpTests|StopWhileRenderingTests|DeviceConcurrencyTests|MultiActuatorTests' \
         --no-parallel
     ASAN_OPTIONS=detect_leaks=0 run_tests swift test --scratch-path "$root/.build-asan" --sanitize=address \
         --skip "$realtime|$servers"
