@@ -110,7 +110,7 @@ struct Voice: BitwiseCopyable {
     /// effective intensity `ie` (0…1) and gain `g` (0…1, the mute scale included), as
     /// g × ie × (square × ie + 1 − square), exact for `square` 1 (g × ie²) and 0 (g × ie).
     @inline(__always)
-    func amplitude(_ ie: Float, gain g: Float) -> Float { g * ie * (square * ie + (1 - square)) }
+    static func amplitude(_ ie: Float, gain g: Float, square: Float) -> Float { g * ie * (square * ie + (1 - square)) }
 
     @inline(__always)
     func fade(_ a: Int) -> Float {

@@ -95,7 +95,7 @@ extension Voice {
         let (level, law) = (intensity, square)
         perFrame(out, count: count, varies: ic.slope != 0) { i in
             let ie = min(max(level * ic.at(base: base, i), 0), 1)
-            return g * ie * (law * ie + (1 - law))
+            return Voice.amplitude(ie, gain: g, square: law)
         }
     }
 
