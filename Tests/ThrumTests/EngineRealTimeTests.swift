@@ -9,18 +9,23 @@ import Thrum
 /// `Tools/test.sh` starts the server (Tools/pulse-null-sink.sh) and runs these alone.
 let pulseAvailable = ProcessInfo.processInfo.environment["THRUM_PULSE_TESTS"] == "1"
 
-/// Records the null sink's monitor as raw float32 stereo 48 kHz.
+/// Records a null sink's monitor as raw float32 at 48 kHz: by default `null.monitor` in stereo.
 final class MonitorCapture {
     let path = NSTemporaryDirectory() + "thrum-monitor-\(UUID().uuidString).raw"
     let process = Process()
 
-    init() throws {
+    /// - Parameters:
+    ///   - device: the monitor source to record.
+    ///   - channels: channels recorded, interleaved.
+    ///   - channelMap: PulseAudio channel positions (`front-left,…`) when the default order for `channels`
+    ///     is not the order the ALSA `pulse` device sends them.
+    init(device: String = "null.monitor", channels: Int = 2, channelMap: String? = nil) throws {
         _ = FileManager.default.createFile(atPath: path, contents: nil)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/parec")
         process.arguments = [
-            "--device=null.monitor", "--format=float32le", "--rate=48000", "--channels=2", "--raw",
+            "--device=\(device)", "--format=float32le", "--rate=48000", "--channels=\(channels)", "--raw",
             "--latency-msec=10",
-        ]
+        ] + (channelMap.map { ["--channel-map=\($0)"] } ?? [])
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try process.run()
         usleep(400_000)  // let parec connect before anything plays

@@ -7,33 +7,6 @@ import ThrumTestSupport
 /// command bit for bit on every channel. `Tools/test.sh` starts the server and runs these alone.
 @Suite(.serialized, .enabled(if: pulseAvailable))
 struct MultiActuatorRealTimeTests {
-    /// Records `null4.monitor` as raw float32 4-channel 48 kHz, channels in the order the ALSA `pulse`
-    /// device sends them (front left, front right, rear left, rear right).
-    final class FourChannelCapture {
-        let path = NSTemporaryDirectory() + "thrum-monitor4-\(UUID().uuidString).raw"
-        let process = Process()
-
-        init() throws {
-            _ = FileManager.default.createFile(atPath: path, contents: nil)
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/parec")
-            process.arguments = [
-                "--device=null4.monitor", "--format=float32le", "--rate=48000", "--channels=4",
-                "--channel-map=front-left,front-right,rear-left,rear-right", "--raw", "--latency-msec=10",
-            ]
-            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-            try process.run()
-            usleep(400_000)  // let parec connect before anything plays
-        }
-
-        func finish() -> [Float] {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            defer { unlink(path) }
-            let data = FileManager.default.contents(atPath: path) ?? Data()
-            return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-        }
-    }
-
     @Test("thrum play A@leftHandle B@rightHandle C --layout dualsense on a 4-channel sink equals thrum render, bit for bit")
     func dualSenseLiveEqualsRender() throws {
         let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -45,7 +18,9 @@ struct MultiActuatorRealTimeTests {
         let rendered = try #require(readFloatWAV(wav))
         #expect(rendered.channels == 4)
         let expected = rendered.samples
-        let capture = try FourChannelCapture()
+        // `null4.monitor` in the order the ALSA `pulse` device sends the four channels.
+        let capture = try MonitorCapture(
+            device: "null4.monitor", channels: 4, channelMap: "front-left,front-right,rear-left,rear-right")
         // PULSE_SINK routes the ALSA `pulse` device's stream to the 4-channel sink.
         let status = system("PULSE_SINK=null4 '\(tool)' play \(patterns) --layout dualsense --device pulse >/dev/null")
         let captured = capture.finish()
