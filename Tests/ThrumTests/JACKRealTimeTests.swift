@@ -28,9 +28,28 @@ final class JACKCapture {
     }
 }
 
-/// A second private server for the tests that kill one: named after the suite's, so two runs coexist,
-/// and always the same, so JACK's machine-wide registry (8 names) reuses its entry.
-private let crashServerName = (ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"] ?? "thrum-jack") + "-crash"
+/// A second private jackd for the tests that kill one (the suite's own server survives): named after the
+/// suite's, so two runs coexist, and always the same, so JACK's machine-wide registry (8 names) reuses its entry.
+private struct CrashServer {
+    let name = (ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"] ?? "thrum-jack") + "-crash"
+
+    init() {
+        #expect(runToolScript("jack-dummy.sh", "start", environment: ["THRUM_JACK_SERVER": name]) == 0)
+    }
+
+    /// Starts `thrum play heartbeat --loop --device jack` on this server and lets it play for 1.5 s.
+    func playLooping() throws -> ChildProcess {
+        let play = try ChildProcess(
+            [thrumTool, "play", "heartbeat", "--loop", "--device", "jack"], environment: ["JACK_DEFAULT_SERVER": name])
+        Thread.sleep(forTimeInterval: 1.5)
+        return play
+    }
+
+    /// Kills the server (SIGKILL, as a crash).
+    func crash() { runToolScript("jack-dummy.sh", "crash", environment: ["THRUM_JACK_SERVER": name]) }
+
+    func stop() { runToolScript("jack-dummy.sh", "stop", environment: ["THRUM_JACK_SERVER": name]) }
+}
 
 @Suite(
     .serialized,
@@ -54,15 +73,11 @@ struct JACKRealTimeTests {
     /// The JACK server dies mid-play (SIGKILL, as a crash); a SIGTERM afterwards must end `thrum play`
     /// at once. Before the fix it hung in `snd_pcm_drain` for ever (only SIGKILL ended it).
     @Test func serverKilledMidPlayThenSigtermEndsPlay() throws {
-        let server = crashServerName
-        #expect(runToolScript("jack-dummy.sh", "start", environment: ["THRUM_JACK_SERVER": server]) == 0)
-        defer { runToolScript("jack-dummy.sh", "stop", environment: ["THRUM_JACK_SERVER": server]) }
-        let play = try ChildProcess(
-            [thrumTool, "play", "heartbeat", "--loop", "--device", "jack"],
-            environment: ["JACK_DEFAULT_SERVER": server])
-        Thread.sleep(forTimeInterval: 1.5)
+        let server = CrashServer()
+        defer { server.stop() }
+        let play = try server.playLooping()
         #expect(play.wait(timeout: 0) == nil, "thrum play ended before the server died: \(play.errorText)")
-        runToolScript("jack-dummy.sh", "crash", environment: ["THRUM_JACK_SERVER": server])
+        server.crash()
         Thread.sleep(forTimeInterval: 0.5)
         play.send(SIGTERM)
         let sent = Date()
@@ -78,26 +93,16 @@ struct JACKRealTimeTests {
     /// jackd freezes for 0.3 s mid-play (SIGSTOP … SIGCONT): JACK's clock went on without Thrum's
     /// samples, so the summary must count at least one xrun, and playback goes on to the end.
     @Test func serverStallIsCountedAsXrun() throws {
-        let play = try ChildProcess([thrumTool, "play", "countdown", "--device", "jack"])
-        Thread.sleep(forTimeInterval: 1.2)
-        #expect(runToolScript("jack-dummy.sh", "stall 0.3") == 0)
-        let result = try #require(play.wait(timeout: 30), "thrum play did not finish")
-        #expect(result.status == 0, "thrum play: \(play.errorText)")
-        let xruns = try #require(play.reportedXruns, "no summary line: \(play.outputText)")
-        #expect(xruns >= 1, "\(play.outputText)")
+        try expectServerStallCountedAsXrun(device: "jack", script: "jack-dummy.sh")
     }
 
     /// The JACK server dies mid-play and nobody interrupts: `thrum play` notices (no frame taken for 2 s),
     /// exits 69 and names the server and what to do, instead of playing silence for ever.
     @Test func serverKilledMidPlayExits69NamingTheServer() throws {
-        let server = crashServerName
-        #expect(runToolScript("jack-dummy.sh", "start", environment: ["THRUM_JACK_SERVER": server]) == 0)
-        defer { runToolScript("jack-dummy.sh", "stop", environment: ["THRUM_JACK_SERVER": server]) }
-        let play = try ChildProcess(
-            [thrumTool, "play", "heartbeat", "--loop", "--device", "jack"],
-            environment: ["JACK_DEFAULT_SERVER": server])
-        Thread.sleep(forTimeInterval: 1.5)
-        runToolScript("jack-dummy.sh", "crash", environment: ["THRUM_JACK_SERVER": server])
+        let server = CrashServer()
+        defer { server.stop() }
+        let play = try server.playLooping()
+        server.crash()
         let result = play.wait(timeout: 15)
         if result == nil { play.send(SIGKILL) }
         #expect(result?.status == 69, "exit \(result?.status ?? -1): \(play.errorText)")

@@ -100,13 +100,7 @@ struct PipeWireRealTimeTests {
     /// Thrum's samples, so the summary must count at least one xrun (before: "0 xruns" over the gap),
     /// and playback goes on to the end.
     @Test func serverStallIsCountedAsXrun() throws {
-        let play = try ChildProcess([thrumTool, "play", "countdown", "--device", "pipewire"])
-        Thread.sleep(forTimeInterval: 1.2)
-        #expect(runToolScript("pipewire-null-sink.sh", "stall 0.3") == 0)
-        let result = try #require(play.wait(timeout: 30), "thrum play did not finish")
-        #expect(result.status == 0, "thrum play: \(play.errorText)")
-        let xruns = try #require(play.reportedXruns, "no summary line: \(play.outputText)")
-        #expect(xruns >= 1, "\(play.outputText)")
+        try expectServerStallCountedAsXrun(device: "pipewire", script: "pipewire-null-sink.sh")
     }
 
     /// The PipeWire daemon dies mid-play (on a second private server): `thrum play` exits 69 at once,

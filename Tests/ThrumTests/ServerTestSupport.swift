@@ -195,3 +195,16 @@ func toolScriptEnvironment(_ name: String, environment: [String: String] = [:]) 
     }
     return result
 }
+
+/// Plays `countdown` on `device` and freezes its server for 0.3 s mid-play (`script stall 0.3`, SIGSTOP …
+/// SIGCONT): the server's clock went on without Thrum's samples, so the summary must count at least one
+/// xrun, and playback goes on to the end.
+func expectServerStallCountedAsXrun(device: String, script: String) throws {
+    let play = try ChildProcess([thrumTool, "play", "countdown", "--device", device])
+    Thread.sleep(forTimeInterval: 1.2)
+    #expect(runToolScript(script, "stall 0.3") == 0)
+    let result = try #require(play.wait(timeout: 30), "thrum play did not finish")
+    #expect(result.status == 0, "thrum play: \(play.errorText)")
+    let xruns = try #require(play.reportedXruns, "no summary line: \(play.outputText)")
+    #expect(xruns >= 1, "\(play.outputText)")
+}

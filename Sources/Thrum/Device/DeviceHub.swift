@@ -204,6 +204,16 @@ final class DeviceHub: @unchecked Sendable {
 
     // MARK: - Instances
 
+    /// Throws `resourceNotAvailable` when `adding` more entries to the `queued` ones already waiting in one of
+    /// the renderer's lists would pass `limit` (the `Options` property named `option`).
+    private static func requireRoom(queued: Int, adding: Int, limit: Int, what: String, option: String) throws {
+        guard queued + adding > limit else { return }
+        throw CHHapticError(
+            .resourceNotAvailable,
+            "\(queued) \(what) are already waiting for their time and \(adding) more do not fit "
+                + "(Options.\(option) = \(limit)); send them closer to their time, or raise \(option)")
+    }
+
     /// Queues `batch` for the render thread: all of it, or none of it and an error.
     ///
     /// Room is reserved before anything is pushed: the renderer's parameter and transport lists must hold
@@ -222,22 +232,13 @@ final class DeviceHub: @unchecked Sendable {
             }
         }
         let statistics = run.link.statistics
-        let parametersQueued = state.sentParameterCalls - statistics.retiredParameterCalls
-        if parametersQueued + parameters > options.maxPendingParameters {
-            throw CHHapticError(
-                .resourceNotAvailable,
-                "\(parametersQueued) parameter changes are already waiting for their time and \(parameters) more "
-                    + "do not fit (Options.maxPendingParameters = \(options.maxPendingParameters)); send them "
-                    + "closer to their time, or raise maxPendingParameters")
-        }
-        let transportQueued = state.sentCommandCalls - statistics.retiredCommandCalls
-        if transportQueued + transport > options.maxPendingCommands {
-            throw CHHapticError(
-                .resourceNotAvailable,
-                "\(transportQueued) pause, resume, seek, rate and loop commands are already waiting for their time "
-                    + "and \(transport) more do not fit (Options.maxPendingCommands = \(options.maxPendingCommands)); "
-                    + "send them closer to their time, or raise maxPendingCommands")
-        }
+        try Self.requireRoom(
+            queued: state.sentParameterCalls - statistics.retiredParameterCalls, adding: parameters,
+            limit: options.maxPendingParameters, what: "parameter changes", option: "maxPendingParameters")
+        try Self.requireRoom(
+            queued: state.sentCommandCalls - statistics.retiredCommandCalls, adding: transport,
+            limit: options.maxPendingCommands, what: "pause, resume, seek, rate and loop commands",
+            option: "maxPendingCommands")
         guard run.link.commands.pushAll(batch) else {
             throw CHHapticError(
                 .resourceNotAvailable,
