@@ -121,15 +121,7 @@ struct LoneEventLawTests {
     static func fit(_ h: [Float], hz: Double, from: Int, to: Int) -> (amplitude: Double, thd: Double) {
         let cycles = Int(Double(to - from) * hz / rate)
         let end = from + Int((Double(cycles) * rate / hz).rounded())
-        var re = 0.0
-        var im = 0.0
-        for k in from..<end {
-            let w = 2 * Double.pi * hz * Double(k) / rate
-            re += Double(h[k]) * cos(w)
-            im += Double(h[k]) * sin(w)
-        }
-        re *= 2 / Double(end - from)
-        im *= 2 / Double(end - from)
+        let (re, im) = toneComponent(h, rate: rate, frequency: hz, from: from, to: end)
         var residual = 0.0
         for k in from..<end {
             let w = 2 * Double.pi * hz * Double(k) / rate

@@ -23,9 +23,12 @@ public func lastSound(_ samples: [Float], threshold: Float = 0) -> Int? {
     samples.lastIndex { abs($0) > threshold }
 }
 
-/// The amplitude of the component at `frequency` Hz over `range` (a single-bin DFT): 1 for a full-scale sine
-/// at that frequency when the range holds whole cycles.
-public func toneAmplitude(_ samples: [Float], rate: Double, frequency: Double, from: Int, to: Int) -> Double {
+/// The component at `frequency` Hz over `from..<to` (a single-bin DFT) as the amplitudes of its cosine and
+/// sine parts: the samples' best fit there is `cosine × cos(w i) + sine × sin(w i)`, w = 2π frequency / rate,
+/// when the range holds whole cycles.
+public func toneComponent(
+    _ samples: [Float], rate: Double, frequency: Double, from: Int, to: Int
+) -> (cosine: Double, sine: Double) {
     var re = 0.0
     var im = 0.0
     for i in from..<to {
@@ -33,7 +36,14 @@ public func toneAmplitude(_ samples: [Float], rate: Double, frequency: Double, f
         re += Double(samples[i]) * cos(w)
         im += Double(samples[i]) * sin(w)
     }
-    return 2 * (re * re + im * im).squareRoot() / Double(to - from)
+    return (2 * re / Double(to - from), 2 * im / Double(to - from))
+}
+
+/// The amplitude of the component at `frequency` Hz over `from..<to` (a single-bin DFT): 1 for a full-scale
+/// sine at that frequency when the range holds whole cycles.
+public func toneAmplitude(_ samples: [Float], rate: Double, frequency: Double, from: Int, to: Int) -> Double {
+    let component = toneComponent(samples, rate: rate, frequency: frequency, from: from, to: to)
+    return (component.cosine * component.cosine + component.sine * component.sine).squareRoot()
 }
 
 /// The frequency in Hz, from the upward zero crossings in `from..<to`; 0 with fewer than two.
