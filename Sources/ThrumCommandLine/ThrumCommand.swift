@@ -1,6 +1,7 @@
 import AudioResources
 import ALSAOutput
 import Foundation
+import Thrum
 import ThrumModel
 
 /// One `thrum` subcommand.
@@ -12,7 +13,7 @@ struct Subcommand: Sendable {
 /// The `thrum` command line: parses arguments and runs a subcommand.
 public enum ThrumCommandLine {
     /// Thrum's version, printed by `thrum --version`.
-    public static let version = "0.1.0"
+    public static let version = ThrumVersion.string
 
     static let commands: [Subcommand] = [
         playCommand, renderCommand, plotCommand, checkCommand, infoCommand, analyzeCommand, convertCommand, listCommand,
