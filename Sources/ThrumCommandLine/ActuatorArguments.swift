@@ -35,10 +35,10 @@ struct PatternTarget: Equatable {
 /// (`--profile leftHandle=lra`); `--channels` is `EngineArguments.channels`.
 enum ActuatorArguments {
     static let layout = OptionSpec.value(
-        .layout, placeholder: "NAME",
+        .layout, placeholder: "NAME", values: .layout,
         help: "the channels of a known device instead of --channels: dualsense (= L,R,H:leftHandle,H:rightHandle)")
     static let profile = OptionSpec.value(
-        .profile, placeholder: "[NAME=]PROFILE",
+        .profile, placeholder: "[NAME=]PROFILE", values: .profile,
         help: "actuator profile (default, lra, speaker or a JSON file); NAME=PROFILE for one actuator (repeatable)")
 
     static let help = """

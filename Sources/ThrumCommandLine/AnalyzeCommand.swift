@@ -18,11 +18,11 @@ let analyzeCommand = Subcommand(
     spec: CommandSpec(
         name: "analyze",
         summary: "Turn a sound into haptics: intensity and sharpness envelopes with transients at its onsets.",
-        positionalUsage: "SOUND", minPositionals: 1, maxPositionals: 1,
+        positionalUsage: "SOUND", minPositionals: 1, maxPositionals: 1, positionalValues: .sound,
         options: [
-            .value(.output, short: "o", placeholder: "FILE", help: "the pattern to write: .ahap or .haptic"),
-            .value(.preset, placeholder: "NAME", help: "general (default), ui, impacts, footsteps or music"),
-            .value(.settings, placeholder: "FILE", help: "settings as JSON, e.g. {\"preset\": \"music\", \"release\": 0.1}"),
+            .value(.output, short: "o", placeholder: "FILE", values: .files(["ahap", "haptic"]), help: "the pattern to write: .ahap or .haptic"),
+            .value(.preset, placeholder: "NAME", values: .preset, help: "general (default), ui, impacts, footsteps or music"),
+            .value(.settings, placeholder: "FILE", values: .files(["json"]), help: "settings as JSON, e.g. {\"preset\": \"music\", \"release\": 0.1}"),
             .value(.breakpointsPerSecond, placeholder: "N", help: "most breakpoints per second in each envelope (1…500)"),
             .value(.tolerance, placeholder: "X", help: "largest error of the breakpoints on the 0…1 scale (0.001…0.5)"),
             .value(.attack, placeholder: "S", help: "envelope attack time constant in seconds (0…0.1)"),

@@ -26,6 +26,7 @@ enum FlagOption: String, Sendable {
     case hapticsFromAudio = "haptics-from-audio"
     case allowAnyPath = "allow-any-path"
     case metaCompatible = "meta-compatible"
+    case list
 }
 
 /// A command-line option: `--long VALUE`, `--long=VALUE`, `-s VALUE`, or a flag without a value.
@@ -39,15 +40,19 @@ struct OptionSpec: Sendable {
     let kind: Kind
     let short: Character?
     let help: String
+    /// What the value may be, for shell completion and the man pages; `.none` for a flag.
+    let values: OptionValues
 
     /// A flag without a value.
     static func flag(_ flag: FlagOption, short: Character? = nil, help: String) -> OptionSpec {
-        OptionSpec(kind: .flag(flag), short: short, help: help)
+        OptionSpec(kind: .flag(flag), short: short, help: help, values: .none)
     }
 
-    /// An option taking a value; `placeholder` names it in help (`FILE`, `N`).
-    static func value(_ option: ValueOption, short: Character? = nil, placeholder: String, help: String) -> OptionSpec {
-        OptionSpec(kind: .value(option, placeholder: placeholder), short: short, help: help)
+    /// An option taking a value; `placeholder` names it in help (`FILE`, `N`), `values` says what it may be.
+    static func value(
+        _ option: ValueOption, short: Character? = nil, placeholder: String, values: OptionValues = .none, help: String
+    ) -> OptionSpec {
+        OptionSpec(kind: .value(option, placeholder: placeholder), short: short, help: help, values: values)
     }
 
     /// The long name, without the dashes.
@@ -73,28 +78,36 @@ struct CommandSpec: Sendable {
     let positionalUsage: String
     let minPositionals: Int
     let maxPositionals: Int?
+    /// What the positional arguments may be, for shell completion.
+    var positionalValues: OptionValues = .none
     let options: [OptionSpec]
     /// Extra help text after the options (examples, exit codes).
     let details: String
 
     var helpText: String {
         var lines = ["usage: thrum \(name)\(options.isEmpty ? "" : " [options]") \(positionalUsage)", "", summary, ""]
-        if !options.isEmpty {
-            lines.append("options:")
-            let all = options + [.flag(.help, short: "h", help: "show this help")]
-            let labels = all.map { option -> String in
-                var label = option.short.map { "-\($0), " } ?? "    "
-                label += "--\(option.long)"
-                if let value = option.valueName { label += " \(value)" }
-                return label
-            }
-            let width = (labels.map(\.count).max() ?? 0) + 2
-            for (label, option) in zip(labels, all) {
-                lines.append("  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + option.help)
-            }
+        lines.append("options:")
+        let all = optionsWithHelp
+        let labels = all.map(\.label)
+        let width = (labels.map(\.count).max() ?? 0) + 2
+        for (label, option) in zip(labels, all) {
+            lines.append("  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + option.help)
         }
         if !details.isEmpty { lines += ["", details] }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The options as help lists them: the command's, then `-h, --help`.
+    var optionsWithHelp: [OptionSpec] { options + [.flag(.help, short: "h", help: "show this help")] }
+}
+
+extension OptionSpec {
+    /// How help shows the option: `-o, --output FILE`, or `    --json` without a short name.
+    var label: String {
+        var label = short.map { "-\($0), " } ?? "    "
+        label += "--\(long)"
+        if let valueName { label += " \(valueName)" }
+        return label
     }
 }
 

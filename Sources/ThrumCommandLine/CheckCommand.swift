@@ -9,6 +9,7 @@ let checkCommand = Subcommand(
         name: "check",
         summary: "Check AHAP files the way Core Haptics reads them (and .haptic files) and 'thrum play' plays them; list every problem.",
         positionalUsage: "FILE...", minPositionals: 1, maxPositionals: nil,
+        positionalValues: .files(OptionValues.patternExtensions),
         options: [
             .flag(.strict, help: "treat warnings as errors (exit 65 if there are any); .haptic: the spec's strict mode"),
             .flag(.json, help: "print the findings as JSON for tools"),

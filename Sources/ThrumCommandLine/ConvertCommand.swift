@@ -6,10 +6,10 @@ let convertCommand = Subcommand(
     spec: CommandSpec(
         name: "convert",
         summary: "Convert between AHAP, .haptic and Android vibration JSON; every loss is a located warning.",
-        positionalUsage: "IN...", minPositionals: 1, maxPositionals: nil,
+        positionalUsage: "IN...", minPositionals: 1, maxPositionals: nil, positionalValues: .files(OptionValues.patternExtensions),
         options: [
-            .value(.output, short: "o", placeholder: "FILE", help: "the file to write: .ahap, .haptic or .json (Android)"),
-            .value(.to, placeholder: "FORMAT", help: "ahap, haptic or android, whatever the extension of -o"),
+            .value(.output, short: "o", placeholder: "FILE", values: .files(["ahap", "haptic", "json"]), help: "the file to write: .ahap, .haptic or .json (Android)"),
+            .value(.to, placeholder: "FORMAT", values: .patternFormat, help: "ahap, haptic or android, whatever the extension of -o"),
             .flag(.split, help: ".haptic → AHAP: write OUT_continuous.ahap and OUT_transients.ahap to play together"),
             .flag(.metaCompatible, help: ".haptic → AHAP: write what Meta Haptics Studio writes (ramps sag, emphasis ducking)"),
             .value(.resolution, placeholder: "MS", help: "Android waveform step in milliseconds, 1–1000 (default 10)"),

@@ -4,12 +4,17 @@ import RenderCore
 import Thrum
 
 /// Finds the files Thrum ships (`Resources/Patterns`, `Resources/Actuators`, `Resources/Audio`):
-/// `$THRUM_RESOURCES`, else the nearest `Resources` folder above the executable (a SwiftPM build tree).
+/// `$THRUM_RESOURCES`, else `PREFIX/share/thrum` beside an installed `PREFIX/bin/thrum`, else the nearest
+/// `Resources` folder above the executable (a SwiftPM build tree).
 enum BundledResources {
     static let folder: String? = {
         if let override = ProcessInfo.processInfo.environment["THRUM_RESOURCES"] { return override }
-        var url = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
-            .deletingLastPathComponent()
+        // The executable's own path: argv[0] is only a name when the shell found thrum on PATH.
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments.first ?? "."
+        var url = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
+        let installed = url.deletingLastPathComponent().appendingPathComponent("share/thrum")
+        if FileManager.default.fileExists(atPath: installed.appendingPathComponent("Patterns").path) { return installed.path }
         for _ in 0..<6 {
             let candidate = url.appendingPathComponent("Resources/Patterns").path
             if FileManager.default.fileExists(atPath: candidate) {
@@ -48,15 +53,15 @@ enum BundledResources {
 enum EngineArguments {
     static let sampleRate = OptionSpec.value(.sampleRate, placeholder: "HZ", help: "engine sample rate (default 48000)")
     static let channels = OptionSpec.value(
-        .channels, placeholder: "MAP", help: "output channels, e.g. L+H,R+H or L,R,H or M,H (see below)")
+        .channels, placeholder: "MAP", values: .channelMap, help: "output channels, e.g. L+H,R+H or L,R,H or M,H (see below)")
     static let resources = OptionSpec.value(
-        .resources, placeholder: "DIR", help: "also look for audio files here (repeatable)")
+        .resources, placeholder: "DIR", values: .directory, help: "also look for audio files here (repeatable)")
     static let allowAnyPath = OptionSpec.flag(
         .allowAnyPath, help: "allow absolute audio paths and paths outside the resource folders")
     static let hapticsFromAudio = OptionSpec.flag(
         .hapticsFromAudio, help: "also derive haptics from the audio played, live (see 'thrum analyze')")
     static let preset = OptionSpec.value(
-        .preset, placeholder: "NAME", help: "with --haptics-from-audio: general (default), ui, impacts, footsteps or music")
+        .preset, placeholder: "NAME", values: .preset, help: "with --haptics-from-audio: general (default), ui, impacts, footsteps or music")
     static let voices = OptionSpec.value(
         .voices, placeholder: "N", help: "voices sounding at once, 1 to 1024 (default 64); more events are dropped")
     /// The audio file limits (DECISIONS.md "Audio events").
@@ -114,13 +119,13 @@ enum EngineArguments {
         return options
     }
 
+    /// The built-in actuator profiles `--profile` takes by name.
+    static let namedProfiles: [(name: String, profile: ActuatorProfile)] = [
+        ("default", .default), ("lra", .lra), ("speaker", .speaker),
+    ]
+
     static func loadProfile(_ argument: String) throws -> ActuatorProfile {
-        switch argument.lowercased() {
-        case "default": return .default
-        case "lra": return .lra
-        case "speaker": return .speaker
-        default: break
-        }
+        if let named = namedProfiles.first(where: { $0.name == argument.lowercased() }) { return named.profile }
         let descriptor = FileSystemPath.withCString(argument) { open($0, O_RDONLY | O_CLOEXEC | O_NOCTTY) }
         // A profile is a few hundred bytes; 1 MB is plenty and keeps a wrong path (a device) harmless.
         let data = descriptor < 0 ? nil : FileHandle(fileDescriptor: descriptor, closeOnDealloc: true).readData(ofLength: 1 << 20)

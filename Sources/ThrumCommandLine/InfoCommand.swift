@@ -133,7 +133,7 @@ let infoCommand = Subcommand(
     spec: CommandSpec(
         name: "info",
         summary: "Show a pattern's duration, events, curves, audio files and peak intensity (.haptic: its envelopes).",
-        positionalUsage: "FILE[@ACTUATOR]...", minPositionals: 1, maxPositionals: nil,
+        positionalUsage: "FILE[@ACTUATOR]...", minPositionals: 1, maxPositionals: nil, positionalValues: .pattern,
         options: [
             .flag(.json, help: "print the facts as JSON for tools"), EngineArguments.channels, ActuatorArguments.layout,
             ActuatorArguments.profile,

@@ -12,9 +12,9 @@ let playCommand = Subcommand(
     spec: CommandSpec(
         name: "play",
         summary: "Play a pattern on an ALSA device (haptics and audio on one clock).",
-        positionalUsage: "PATTERN[@ACTUATOR]...", minPositionals: 1, maxPositionals: nil,
+        positionalUsage: "PATTERN[@ACTUATOR]...", minPositionals: 1, maxPositionals: nil, positionalValues: .pattern,
         options: [
-            .value(.device, short: "d", placeholder: "NAME", help: "ALSA playback device (default: default); see 'thrum devices'"),
+            .value(.device, short: "d", placeholder: "NAME", values: .device, help: "ALSA playback device (default: default); see 'thrum devices'"),
             .value(.period, placeholder: "FRAMES", help: "frames per period (default 256)"),
             .value(.periods, placeholder: "N", help: "periods in the device buffer (default 4)"),
             .flag(.watch, short: "w", help: "replay the file whenever it is saved; keep the last good version on errors"),

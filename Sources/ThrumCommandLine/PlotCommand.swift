@@ -79,10 +79,10 @@ let plotCommand = Subcommand(
     spec: CommandSpec(
         name: "plot",
         summary: "Draw a pattern's timeline (events, effective intensity and sharpness, rendered waveforms) as SVG or PNG.",
-        positionalUsage: "PATTERN[@ACTUATOR]", minPositionals: 1, maxPositionals: 1,
+        positionalUsage: "PATTERN[@ACTUATOR]", minPositionals: 1, maxPositionals: 1, positionalValues: .pattern,
         options: [
             .value(
-                .output, short: "o", placeholder: "FILE",
+                .output, short: "o", placeholder: "FILE", values: .files(["svg", "png"]),
                 help: "the file to write: .svg, or .png (needs rsvg-convert); '-': SVG to standard output"),
             .value(
                 .duration, placeholder: "S",

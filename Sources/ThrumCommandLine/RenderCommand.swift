@@ -60,16 +60,21 @@ struct OutputMeter {
 /// would last longer needs `--duration S`, so a tiny file cannot start writing gigabytes.
 let maxRenderSecondsWithoutDuration = 600.0
 
+/// The sample formats of `render --format`, by name.
+let renderFormats: [(name: String, format: AudioSampleFormat)] = [
+    ("float", .float), ("pcm16", .pcm16), ("pcm24", .pcm24), ("pcm32", .pcm32),
+]
+
 let renderCommand = Subcommand(
     spec: CommandSpec(
         name: "render",
         summary: "Render a pattern to an audio file (the same samples 'thrum play' sends to the device).",
-        positionalUsage: "PATTERN[@ACTUATOR]...", minPositionals: 1, maxPositionals: nil,
+        positionalUsage: "PATTERN[@ACTUATOR]...", minPositionals: 1, maxPositionals: nil, positionalValues: .pattern,
         options: [
             .value(
-                .output, short: "o", placeholder: "FILE",
+                .output, short: "o", placeholder: "FILE", values: .audioOutput,
                 help: "the file to write; its extension picks the format ('-': WAV to standard output)"),
-            .value(.format, placeholder: "FORMAT", help: "sample format: float (default), pcm16, pcm24 or pcm32"),
+            .value(.format, placeholder: "FORMAT", values: .words(renderFormats.map(\.name)), help: "sample format: float (default), pcm16, pcm24 or pcm32"),
         ] + TransportArguments.options + EngineArguments.options + PatternLimits.options,
         details: """
             PATTERN is an AHAP file, the name of a bundled pattern (see 'thrum list'), - for standard input, or a
@@ -98,13 +103,9 @@ let renderCommand = Subcommand(
                     + (fileExtension.isEmpty ? "the name has no extension to choose a format" : "'.\(fileExtension)' is not a format Thrum writes")
                     + " (use one of \(known), or - for WAV on standard output)")
         }
-        let format: AudioSampleFormat
-        switch arguments.value(.format) ?? "float" {
-        case "float": format = .float
-        case "pcm16": format = .pcm16
-        case "pcm24": format = .pcm24
-        case "pcm32": format = .pcm32
-        case let other: throw UsageError(message: "--format takes float, pcm16, pcm24 or pcm32, not '\(other)'")
+        let formatName = arguments.value(.format) ?? "float"
+        guard let format = renderFormats.first(where: { $0.name == formatName })?.format else {
+            throw UsageError(message: "--format takes float, pcm16, pcm24 or pcm32, not '\(formatName)'")
         }
         let transport = try TransportArguments(arguments)
         if transport.loopForever && transport.duration == nil {

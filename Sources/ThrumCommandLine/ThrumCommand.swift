@@ -18,7 +18,11 @@ public enum ThrumCommandLine {
     static let commands: [Subcommand] = [
         playCommand, renderCommand, plotCommand, checkCommand, infoCommand, analyzeCommand, convertCommand, listCommand,
         devicesCommand,
+        completionsCommand,
     ]
+
+    /// Commands that help does not list: `man`, which the package build runs.
+    static let hiddenCommands: [Subcommand] = [manCommand]
 
     static var overview: String {
         let width = (commands.map(\.spec.name.count).max() ?? 0) + 2
@@ -78,7 +82,7 @@ public enum ThrumCommandLine {
             }
             return ExitCode.ok.rawValue
         }
-        guard let command = commands.first(where: { $0.spec.name == name }) else {
+        guard let command = (commands + hiddenCommands).first(where: { $0.spec.name == name }) else {
             let guess = Suggestions.closest(to: name, in: commands.map(\.spec.name))
             console.error(
                 "thrum: unknown command '\(name)'" + (guess.map { "; did you mean '\($0)'?" } ?? "")

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Builds the Debian package thrum_VERSION_ARCH.deb from a release build whose Swift standard library and
+# Foundation are linked in (--static-swift-stdlib), so the package needs no Swift toolchain.
+#   Tools/package-deb.sh [OUTPUT_DIR]        (default: .build/deb-out; prints the .deb's path last)
+# The version is ThrumVersion.string (Sources/Thrum/ThrumVersion.swift); Depends is computed by
+# dpkg-shlibdeps from the binaries; man pages and completions are written by the packaged binary itself
+# (thrum man, thrum completions) from the option tables its --help reads. Needs dpkg-dev (dpkg-shlibdeps).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+out="$(mkdir -p "${1:-$root/.build/deb-out}" && cd "${1:-$root/.build/deb-out}" && pwd)"
+version="$(sed -n 's/.*static let string = "\([^"]*\)".*/\1/p' "$root/Sources/Thrum/ThrumVersion.swift")"
+[[ -n "$version" ]] || { echo "package-deb: no version in Sources/Thrum/ThrumVersion.swift" >&2; exit 70; }
+arch="$(dpkg --print-architecture)"
+scratch="$root/.build/deb"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+pkg="$work/thrum_${version}_${arch}"
+
+# Until Tools/install.sh (the installed layout of docs/install.md: bin/thrum, lib/libthrum.so,
+# include/thrum.h, lib/pkgconfig/thrum.pc, share/thrum/…) is in the tree, this stages the binary and the
+# bundled resources the same way. Replaced by the install.sh call once it exists.
+stage_without_install_sh() {
+    local usr="$1"
+    echo "package-deb: building thrum (release, Swift standard library linked statically)…" >&2
+    swift build -c release --static-swift-stdlib --product thrum --scratch-path "$scratch" \
+        --package-path "$root" -Xswiftc -warnings-as-errors >&2
+    install -D -m 0755 "$scratch/release/thrum" "$usr/bin/thrum"
+    local folder
+    for folder in Patterns Audio Actuators Studio; do
+        if [[ -d "$root/Resources/$folder" ]]; then
+            mkdir -p "$usr/share/thrum"
+            cp -R "$root/Resources/$folder" "$usr/share/thrum/"
+        fi
+    done
+}
+
+stage() {
+    local usr="$1"
+    if [[ -x "$root/Tools/install.sh" ]]; then
+        "$root/Tools/install.sh" --prefix "$usr" >&2
+    else
+        stage_without_install_sh "$usr"
+    fi
+}
+
+stage "$pkg/usr"
+thrum="$pkg/usr/bin/thrum"
+share="$pkg/usr/share"
+is_elf() { [[ "$(head -c 4 "$1")" == $'\x7fELF' ]]; }
+mapfile -t elves < <(find "$pkg/usr" -type f | while read -r file; do if is_elf "$file"; then echo "$file"; fi; done)
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "${elves[@]}"
+rm -f "$share/thrum/Patterns/README.md"
+
+# Man pages and completions, from the packaged binary's own tables.
+mkdir -p "$share/man/man1"
+while read -r page; do
+    "$thrum" man "$page" | gzip -9n >"$share/man/man1/$page.1.gz"
+done < <("$thrum" man --list)
+install -d "$share/bash-completion/completions" "$share/zsh/vendor-completions" "$share/fish/vendor_completions.d"
+"$thrum" completions bash >"$share/bash-completion/completions/thrum"
+"$thrum" completions zsh >"$share/zsh/vendor-completions/_thrum"
+"$thrum" completions fish >"$share/fish/vendor_completions.d/thrum.fish"
+
+# Desktop integration: the studio entry, the MIME types of .ahap and .haptic, the icon.
+install -D -m 0644 "$root/Packaging/linux/thrum-studio.desktop" "$share/applications/thrum-studio.desktop"
+install -D -m 0644 "$root/Packaging/linux/thrum.xml" "$share/mime/packages/thrum.xml"
+install -D -m 0644 "$root/Packaging/linux/thrum.svg" "$share/icons/hicolor/scalable/apps/thrum.svg"
+
+# Documentation as Debian policy asks: copyright, and the changelog of a native package.
+install -D -m 0644 "$root/Packaging/debian/copyright" "$share/doc/thrum/copyright"
+maintainer="Thrum maintainers <maintainers@users.noreply.a-seed-189918ba.example>"
+date="$(git -C "$root" log -1 --format=%aD -- Sources/Thrum/ThrumVersion.swift 2>/dev/null || true)"
+[[ -n "$date" ]] || date="$(date -R)"
+printf 'thrum (%s) unstable; urgency=medium\n\n  * Release %s: see docs/ in the repository for what it does.\n\n -- %s  %s\n' \
+    "$version" "$version" "$maintainer" "$date" | gzip -9n >"$share/doc/thrum/changelog.gz"
+
+# Ownership and modes as dpkg-deb --root-owner-group records them; directories 0755, files 0644 except programs.
+find "$pkg" -type d -exec chmod 0755 {} +
+find "$pkg" -type f -exec chmod 0644 {} +
+find "$pkg/usr/bin" -type f -exec chmod 0755 {} +
+
+# Depends from the ELF files' needed libraries (dpkg-shlibdeps reads a debian/control beside them).
+mkdir -p "$work/shlibs/debian"
+printf 'Source: thrum\n\nPackage: thrum\nArchitecture: any\n' >"$work/shlibs/debian/control"
+libdirs=()
+[[ -d "$pkg/usr/lib" ]] && libdirs=(-l"$pkg/usr/lib")
+depends="$(cd "$work/shlibs" && dpkg-shlibdeps -O "${libdirs[@]}" "${elves[@]}" | sed -n 's/^shlibs:Depends=//p')"
+[[ -n "$depends" ]] || { echo "package-deb: dpkg-shlibdeps found no dependencies" >&2; exit 70; }
+
+mkdir -p "$pkg/DEBIAN"
+(cd "$pkg" && find usr -type f -print0 | sort -z | xargs -0 md5sum) >"$pkg/DEBIAN/md5sums"
+installed_size="$(du -sk --apparent-size --exclude=DEBIAN "$pkg" | cut -f1)"
+sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@MAINTAINER@|$maintainer|" \
+    -e "s|@INSTALLED_SIZE@|$installed_size|" -e "s|@DEPENDS@|$depends|" \
+    "$root/Packaging/debian/control.in" >"$pkg/DEBIAN/control"
+chmod 0644 "$pkg/DEBIAN/control" "$pkg/DEBIAN/md5sums"
+
+deb="$out/thrum_${version}_${arch}.deb"
+dpkg-deb --root-owner-group -Zxz --build "$pkg" "$deb.partial" >&2
+mv "$deb.partial" "$deb"
+echo "package-deb: $(du -h "$deb" | cut -f1) $deb (installed size ${installed_size} KiB; Depends: $depends)" >&2
+echo "$deb"

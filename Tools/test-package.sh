@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Tests the Debian package as a user gets it: builds it with Tools/package-deb.sh (or takes DEB), installs it
+# with `apt-get install ./thrum_….deb` into a fresh Debian 12 root made by mmdebstrap, with no Swift
+# toolchain in it, and runs the installed pieces there (chroot in a private mount namespace; needs root).
+#   Tools/test-package.sh [DEB]
+# The base root (apt, man-db, gcc, pkgconf, python3, shared-mime-info, desktop-file-utils) is cached as
+# $THRUM_PACKAGE_CACHE/bookworm-*.tar (default .build/package-cache): the first run makes it (~2–3 min with
+# Debian's mirror), later runs unpack it. apt inside uses the machine's apt sources and needs the network.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cache="${THRUM_PACKAGE_CACHE:-$root/.build/package-cache}"
+start=$SECONDS
+say() { echo "test-package: $*" >&2; }
+fail() { echo "test-package: FAIL: $*" >&2; exit 1; }
+[[ $(id -u) -eq 0 ]] || fail "needs root (mmdebstrap, chroot)"
+for tool in mmdebstrap unshare chroot python3; do command -v "$tool" >/dev/null || fail "needs $tool"; done
+
+deb="${1:-}"
+if [[ -z "$deb" ]]; then deb="$("$root/Tools/package-deb.sh")"; fi
+deb="$(cd "$(dirname "$deb")" && pwd)/$(basename "$deb")"
+version="$(sed -n 's/.*static let string = "\([^"]*\)".*/\1/p' "$root/Sources/Thrum/ThrumVersion.swift")"
+built=$SECONDS
+
+# The base root, cached under a name that changes with its package list.
+base_packages="ca-certificates,man-db,gcc,libc6-dev,pkgconf,python3,shared-mime-info,desktop-file-utils"
+base="$cache/bookworm-$(echo "$base_packages" | md5sum | cut -c1-12).tar"
+if [[ ! -f "$base" ]]; then
+    say "making the Debian 12 base root (cached as $base)…"
+    mkdir -p "$cache"
+    sources=/etc/apt/sources.list.d/debian.sources
+    [[ -f $sources ]] || sources=/etc/apt/sources.list
+    mmdebstrap --quiet --variant=apt --include="$base_packages" bookworm "$base.partial" - <"$sources"
+    mv "$base.partial" "$base"
+fi
+based=$SECONDS
+
+rootfs="$(mktemp -d /tmp/thrum-package-root.XXXXXX)"
+trap 'rm -rf "$rootfs"' EXIT
+tar -C "$rootfs" -xf "$base"
+cp /etc/resolv.conf "$rootfs/etc/resolv.conf"
+cp "$deb" "$rootfs/tmp/"
+printf '{"Version": 1.0, "Pattern": [{"Event": {"Time": 0.0, "EventType": "HapticTransient", "EventParameters": []}},\n {"Event": {"Time": "soon"}}]}\n' \
+    >"$rootfs/tmp/bad.ahap"
+
+cat >"$rootfs/tmp/inside.sh" <<INSIDE
+#!/bin/bash
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8
+fail() { echo "test-package: FAIL (inside): \$*" >&2; exit 1; }
+cd /tmp
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends ./$(basename "$deb") >/dev/null
+! command -v swift >/dev/null || fail "a Swift toolchain is in the root"
+[[ -z "\$(find / -xdev -name 'libswiftCore*' -print -quit)" ]] || fail "a Swift runtime is in the root"
+
+[[ "\$(thrum --version)" == "thrum $version" ]] || fail "thrum --version says '\$(thrum --version)'"
+thrum render heartbeat -o x.wav
+set +e; thrum check bad.ahap >check.out 2>check.err; status=\$?; set -e
+[[ \$status -eq 65 ]] || fail "thrum check bad.ahap exited \$status, not 65"
+grep -q "bad.ahap:2:" check.out check.err || fail "thrum check names no place in bad.ahap: \$(cat check.out check.err)"
+[[ "\$(man -w thrum-play)" == /usr/share/man/man1/thrum-play.1.gz ]] || fail "man -w thrum-play: \$(man -w thrum-play)"
+MANWIDTH=120 man thrum-play 2>&1 | grep -q -- "--device" || fail "man thrum-play lacks --device"
+offered="\$(bash --norc -c 'source /usr/share/bash-completion/completions/thrum
+    COMP_WORDS=(thrum pl); COMP_CWORD=1; COMP_LINE="thrum pl"; COMP_POINT=8
+    compgen -F _thrum -- pl 2>/dev/null')"
+[[ "\$(echo \$offered)" == "play plot" ]] || fail "bash: thrum pl<Tab> offers '\$offered', not 'play plot'"
+grep -q 'application/x-ahap+json:\*\.ahap' /usr/share/mime/globs2 || fail ".ahap is not a registered MIME type"
+grep -q 'thrum-studio.desktop' /usr/share/applications/mimeinfo.cache || fail "thrum-studio.desktop is not in mimeinfo.cache"
+if [[ -f /usr/include/thrum.h ]]; then
+    printf '#include <stdio.h>\n#include <thrum.h>\nint main(void) { puts(thrum_version()); return 0; }\n' >version.c
+    cc -o version version.c \$(pkg-config --cflags --libs thrum)
+    [[ "\$(./version)" == "$version" ]] || fail "thrum_version() says '\$(./version)'"
+    echo "C header: ok"
+else
+    echo "C header: not packaged (no /usr/include/thrum.h)"
+fi
+if python3 -c 'import thrum' 2>/dev/null; then echo "Python import: ok"; else echo "Python import: not packaged"; fi
+echo "inside: ok"
+INSIDE
+chmod +x "$rootfs/tmp/inside.sh"
+
+say "installing $(basename "$deb") with apt into the fresh root and running it there…"
+unshare --mount --pid --fork /bin/bash -c '
+    set -e
+    mount --rbind /dev "$1/dev"
+    mount -t proc proc "$1/proc"
+    mount -t sysfs sys "$1/sys"
+    chroot "$1" /tmp/inside.sh' unshare "$rootfs"
+
+# The installed render equals the build tree'\''s, sample for sample.
+reference="$root/.build/deb/release/thrum"
+[[ -x "$reference" ]] || fail "no build-tree binary at $reference (Tools/package-deb.sh builds it)"
+"$reference" render heartbeat -o "$rootfs/tmp/reference.wav"
+python3 - "$rootfs/tmp/x.wav" "$rootfs/tmp/reference.wav" <<'PYTHON'
+import struct, sys
+def chunks(path):
+    data = open(path, "rb").read()
+    assert data[:4] == b"RIFF" and data[8:12] == b"WAVE", path + ": not a WAV file"
+    found, at = {}, 12
+    while at + 8 <= len(data):
+        name, size = data[at:at + 4], struct.unpack("<I", data[at + 4:at + 8])[0]
+        found[name] = data[at + 8:at + 8 + size]
+        at += 8 + size + (size & 1)
+    return found
+installed, reference = (chunks(p) for p in sys.argv[1:3])
+assert installed[b"fmt "] == reference[b"fmt "], "the formats differ"
+channels, bits = struct.unpack("<H", installed[b"fmt "][2:4])[0], struct.unpack("<H", installed[b"fmt "][14:16])[0]
+frames = len(reference[b"data"]) // (channels * bits // 8)
+assert frames > 0, "the reference render is empty"
+assert installed[b"data"] == reference[b"data"], "the samples differ"
+print(f"test-package: render heartbeat: {frames} frames x {channels} channels equal sample for sample")
+PYTHON
+say "ok: build ${built}s (cached or not), base root $((based - built))s, install and checks $((SECONDS - based))s, total $((SECONDS - start))s"
