@@ -54,7 +54,7 @@ rm -f "$share/thrum/Patterns/README.md"
 # Man pages and completions, from the packaged binary's own tables.
 mkdir -p "$share/man/man1"
 while read -r page; do
-    "$thrum" man "$page" | gzip -9n >"$share/man/man1/$page.1.gz"
+    if [[ $page == thrum ]]; then "$thrum" man; else "$thrum" man "${page#thrum-}"; fi | gzip -9n >"$share/man/man1/$page.1.gz"
 done < <("$thrum" man --list)
 install -d "$share/bash-completion/completions" "$share/zsh/vendor-completions" "$share/fish/vendor_completions.d"
 "$thrum" completions bash >"$share/bash-completion/completions/thrum"

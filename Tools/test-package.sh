@@ -62,7 +62,8 @@ grep -q "bad.ahap:2:" check.out check.err || fail "thrum check names no place in
 MANWIDTH=120 man thrum-play 2>&1 | grep -q -- "--device" || fail "man thrum-play lacks --device"
 offered="\$(bash --norc -c 'source /usr/share/bash-completion/completions/thrum
     COMP_WORDS=(thrum pl); COMP_CWORD=1; COMP_LINE="thrum pl"; COMP_POINT=8
-    compgen -F _thrum -- pl 2>/dev/null')"
+    \$(complete -p thrum | sed -n "s/.*-F \\([^ ]*\\).*/\\1/p") thrum pl thrum
+    printf "%s\\n" "\${COMPREPLY[@]}"')"
 [[ "\$(echo \$offered)" == "play plot" ]] || fail "bash: thrum pl<Tab> offers '\$offered', not 'play plot'"
 grep -q 'application/x-ahap+json:\*\.ahap' /usr/share/mime/globs2 || fail ".ahap is not a registered MIME type"
 grep -q 'thrum-studio.desktop' /usr/share/applications/mimeinfo.cache || fail "thrum-studio.desktop is not in mimeinfo.cache"
