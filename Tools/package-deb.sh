@@ -10,6 +10,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="$(mkdir -p "${1:-$root/.build/deb-out}" && cd "${1:-$root/.build/deb-out}" && pwd)"
 version="$(sed -n 's/.*static let string = "\([^"]*\)".*/\1/p' "$root/Sources/Thrum/ThrumVersion.swift")"
 [[ -n "$version" ]] || { echo "package-deb: no version in Sources/Thrum/ThrumVersion.swift" >&2; exit 70; }
+"$root/Tools/system-packages.sh" package
 arch="$(dpkg --print-architecture)"
 scratch="$root/.build/deb"
 work="$(mktemp -d)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Thrum needs that are missing. Usage: Tools/system-packages.sh [build|test]
+# Installs the Debian packages Thrum needs that are missing. Usage: Tools/system-packages.sh [build|test|package]
 #   build: what building and playing need (ALSA, libsndfile, libsamplerate, pkg-config)
 #   test:  build + what the tests use (PulseAudio null sink reached through ALSA, aplay, sox; a headless
 #          PipeWire with WirePlumber and D-Bus, whose ALSA plugin pipewire-alsa is only downloaded and
@@ -7,8 +7,13 @@
 set -euo pipefail
 build_packages=(pkg-config libasound2-dev libsndfile1-dev libsamplerate0-dev libasound2-plugins librsvg2-bin)
 test_packages=(pulseaudio pulseaudio-utils alsa-utils sox python3 pipewire pipewire-bin wireplumber dbus jackd2 jack-capture)
+# The shells and man(1) that ShellCompletionTests run the completion scripts and man pages in.
+test_packages+=(bash zsh fish man-db)
+# What Tools/package-deb.sh and Tools/test-package.sh use: dpkg-shlibdeps, strip, a fresh Debian root.
+package_packages=(dpkg-dev binutils mmdebstrap)
 wanted=("${build_packages[@]}")
 if [[ "${1:-build}" == "test" ]]; then wanted+=("${test_packages[@]}"); fi
+if [[ "${1:-build}" == "package" ]]; then wanted+=("${package_packages[@]}"); fi
 missing=()
 for package in "${wanted[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -13,6 +13,7 @@ start=$SECONDS
 say() { echo "test-package: $*" >&2; }
 fail() { echo "test-package: FAIL: $*" >&2; exit 1; }
 [[ $(id -u) -eq 0 ]] || fail "needs root (mmdebstrap, chroot)"
+"$root/Tools/system-packages.sh" package
 for tool in mmdebstrap unshare chroot python3; do command -v "$tool" >/dev/null || fail "needs $tool"; done
 
 deb="${1:-}"
@@ -29,8 +30,8 @@ if [[ ! -f "$base" ]]; then
     mkdir -p "$cache"
     sources=/etc/apt/sources.list.d/debian.sources
     [[ -f $sources ]] || sources=/etc/apt/sources.list
-    mmdebstrap --quiet --variant=apt --include="$base_packages" bookworm "$base.partial" - <"$sources"
-    mv "$base.partial" "$base"
+    mmdebstrap --quiet --variant=apt --include="$base_packages" bookworm "${base%.tar}.partial.tar" - <"$sources"
+    mv "${base%.tar}.partial.tar" "$base"
 fi
 based=$SECONDS
 

@@ -11,7 +11,7 @@ import ThrumTestSupport
 @Suite struct ShellCompletionTests {
     static let commandNames = ThrumCommandLine.commands.map(\.spec.name)
 
-    @Test(arguments: commandNames)
+    @Test(.enabled(if: Tool.exists("man"), "man (man-db) is not installed"), arguments: commandNames)
     func everyOptionOfHelpIsInTheManPage(command: String) throws {
         let options = helpOptions(command)
         #expect(options.contains("--help"), "no options read from 'thrum \(command) --help'")
@@ -22,7 +22,8 @@ import ThrumTestSupport
         #expect(page.contains("thrum-\(command)"), "thrum-\(command)(1) does not name itself")
     }
 
-    @Test func theOverviewPageListsEveryCommand() throws {
+    @Test(.enabled(if: Tool.exists("man"), "man (man-db) is not installed"))
+    func theOverviewPageListsEveryCommand() throws {
         let page = try renderedManPage(nil)
         for name in Self.commandNames { #expect(page.contains("thrum-\(name)(1)"), "thrum(1) lacks \(name)") }
         #expect(page.contains("--version"))
