@@ -11,6 +11,7 @@ enum FishCompletion {
             "# The first column of 'thrum $argv' (device names, pattern names), from the thrum being completed.",
             "function __thrum_names",
             "    set -l thrum (commandline -opc)[1]",
+            "    command -q $thrum; or return",
             "    $thrum $argv 2>/dev/null | string match -r '^\\S+'",
             "end",
             "# Directories, and the files whose extension is one of $argv.",

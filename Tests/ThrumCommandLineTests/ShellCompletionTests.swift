@@ -54,7 +54,10 @@ import ThrumTestSupport
         for command in Self.commandNames {
             let section = text.components(separatedBy: "\n        \(command))\n").dropFirst().first?
                 .components(separatedBy: ";;").first ?? ""
-            for option in helpOptions(command) { #expect(section.contains("'\(option)"), "_thrum \(command) lacks \(option)") }
+            for option in helpOptions(command) {
+                let specs = ["[", "+[", "=["].map { option + $0 }
+                #expect(specs.contains { section.contains($0) }, "_thrum \(command) lacks \(option)")
+            }
         }
     }
 
@@ -102,7 +105,8 @@ import ThrumTestSupport
 
     @Test(.enabled(if: Bash.thrum != nil && Tool.exists("bash"), "the thrum executable is not built beside the tests"))
     func bashCompletesBundledPatternNames() throws {
-        let offered = try Bash.complete([Bash.thrum!, "play", "hea"], in: TemporaryDirectory("completion").path)
+        let empty = TemporaryDirectory("completion")
+        let offered = try Bash.complete([Bash.thrum!, "play", "hea"], in: empty.path)
         let files = try FileManager.default.contentsOfDirectory(atPath: packageRoot.path + "/Resources/Patterns")
         #expect(offered == files.filter { $0.hasPrefix("hea") && $0.hasSuffix(".ahap") }.map { String($0.dropLast(5)) })
     }
