@@ -9,8 +9,8 @@ build_packages=(pkg-config libasound2-dev libsndfile1-dev libsamplerate0-dev lib
 test_packages=(pulseaudio pulseaudio-utils alsa-utils sox python3 pipewire pipewire-bin wireplumber dbus jackd2 jack-capture)
 # The shells and man(1) that ShellCompletionTests run the completion scripts and man pages in.
 test_packages+=(bash zsh fish man-db)
-# What Tools/package-deb.sh and Tools/test-package.sh use: dpkg-shlibdeps, strip, a fresh Debian root.
-package_packages=(dpkg-dev binutils mmdebstrap)
+# What Tools/package-deb.sh and Tools/test-package.sh use: dpkg-shlibdeps, strip, lintian, a fresh Debian root.
+package_packages=(dpkg-dev binutils lintian mmdebstrap)
 wanted=("${build_packages[@]}")
 if [[ "${1:-build}" == "test" ]]; then wanted+=("${test_packages[@]}"); fi
 if [[ "${1:-build}" == "package" ]]; then wanted+=("${package_packages[@]}"); fi

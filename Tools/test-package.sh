@@ -2,6 +2,7 @@
 # Tests the Debian package as a user gets it: builds it with Tools/package-deb.sh (or takes DEB), installs it
 # with `apt-get install ./thrum_….deb` into a fresh Debian 12 root made by mmdebstrap, with no Swift
 # toolchain in it, and runs the installed pieces there (chroot in a private mount namespace; needs root).
+# lintian must report no errors.
 #   Tools/test-package.sh [DEB]
 # The base root (apt, man-db, gcc, pkgconf, python3, shared-mime-info, desktop-file-utils) is cached as
 # $THRUM_PACKAGE_CACHE/bookworm-*.tar (default .build/package-cache): the first run makes it (~2–3 min with
@@ -14,12 +15,14 @@ say() { echo "test-package: $*" >&2; }
 fail() { echo "test-package: FAIL: $*" >&2; exit 1; }
 [[ $(id -u) -eq 0 ]] || fail "needs root (mmdebstrap, chroot)"
 "$root/Tools/system-packages.sh" package
-for tool in mmdebstrap unshare chroot python3; do command -v "$tool" >/dev/null || fail "needs $tool"; done
+for tool in mmdebstrap lintian unshare chroot python3; do command -v "$tool" >/dev/null || fail "needs $tool"; done
 
 deb="${1:-}"
 if [[ -z "$deb" ]]; then deb="$("$root/Tools/package-deb.sh")"; fi
 deb="$(cd "$(dirname "$deb")" && pwd)/$(basename "$deb")"
 version="$(sed -n 's/.*static let string = "\([^"]*\)".*/\1/p' "$root/Sources/Thrum/ThrumVersion.swift")"
+say "lintian $(basename "$deb")…"
+lintian --fail-on error "$deb" || fail "lintian reports errors"
 built=$SECONDS
 
 # The base root, cached under a name that changes with its package list.
@@ -68,6 +71,7 @@ offered="\$(bash --norc -c 'source /usr/share/bash-completion/completions/thrum
 [[ "\$(echo \$offered)" == "play plot" ]] || fail "bash: thrum pl<Tab> offers '\$offered', not 'play plot'"
 grep -q 'application/x-ahap+json:\*\.ahap' /usr/share/mime/globs2 || fail ".ahap is not a registered MIME type"
 grep -q 'thrum-studio.desktop' /usr/share/applications/mimeinfo.cache || fail "thrum-studio.desktop is not in mimeinfo.cache"
+desktop-file-validate /usr/share/applications/thrum-studio.desktop || fail "desktop-file-validate refuses thrum-studio.desktop"
 if [[ -f /usr/include/thrum.h ]]; then
     printf '#include <stdio.h>\n#include <thrum.h>\nint main(void) { puts(thrum_version()); return 0; }\n' >version.c
     cc -o version version.c \$(pkg-config --cflags --libs thrum)
