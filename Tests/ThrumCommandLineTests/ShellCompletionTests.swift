@@ -61,6 +61,16 @@ import ThrumTestSupport
         }
     }
 
+    /// zsh's completion system in an interactive zsh on a pseudo-terminal (zsh/zpty): Tab lists what it offers.
+    @Test(.enabled(if: Tool.exists("zsh"), "zsh is not installed"))
+    func zshCompletesInAnInteractiveShell() throws {
+        let script = try scriptFile("zsh")
+        let commands = try ZshTerminal.pressTab(after: "thrum pl", script: script)
+        #expect(commands.contains("play  # Play a pattern") && commands.contains("plot  # Draw"), "\(commands)")
+        let formats = try ZshTerminal.pressTab(after: "thrum render --format ", script: script)
+        #expect(formats.contains("float  pcm16  pcm24  pcm32"), "\(formats)")
+    }
+
     @Test(.enabled(if: Tool.exists("bash"), "bash is not installed"))
     func bashCompletesCommandsAndClosedSets() throws {
         #expect(try Bash.complete(["thrum", "pl"]) == ["play", "plot"])

@@ -79,3 +79,31 @@ enum Fish {
         return result.out.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
     }
 }
+
+/// An interactive zsh on a pseudo-terminal (zsh/zpty) with compinit and the script loaded: types a line,
+/// presses Tab and returns what the terminal shows, escape sequences removed.
+enum ZshTerminal {
+    static let driver = """
+        zmodload zsh/zpty
+        zpty z zsh -f -i
+        zpty -w z "PROMPT='> '; autoload -Uz compinit; compinit -u -D; source $1; zstyle ':completion:*' list-separator '#'"
+        zpty -w -n z "$2"$'\\t'
+        local all="" chunk
+        integer i
+        for i in {1..40}; do
+            sleep 0.2
+            while zpty -r -t z chunk 2>/dev/null; do all+=$chunk; done
+        done
+        print -r -- "$all"
+        zpty -d z
+        """
+
+    static func pressTab(after line: String, script: String) throws -> String {
+        let folder = TemporaryDirectory("zsh")
+        let file = try folder.write("driver.zsh", driver)
+        let result = try Tool.run("zsh", ["-f", file, script, line])
+        try #require(result.status == 0, "zsh: \(result.err)")
+        return result.out.replacingOccurrences(of: "\u{1B}\\[[0-9;?]*[a-zA-Z]", with: "", options: .regularExpression)
+            .replacingOccurrences(of: "\r", with: "")
+    }
+}
