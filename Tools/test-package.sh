@@ -94,8 +94,12 @@ unshare --mount --pid --fork /bin/bash -c '
     chroot "$1" /tmp/inside.sh' unshare "$rootfs"
 
 # The installed render equals the build tree'\''s, sample for sample.
+# The build tree's binary: package-deb.sh's own build, else (when Tools/install.sh built the package's) Tools/thrum's.
 reference="$root/.build/deb/release/thrum"
-[[ -x "$reference" ]] || fail "no build-tree binary at $reference (Tools/package-deb.sh builds it)"
+if [[ ! -x "$reference" ]]; then
+    swift build -c release --product thrum --package-path "$root" >&2
+    reference="$root/.build/release/thrum"
+fi
 "$reference" render heartbeat -o "$rootfs/tmp/reference.wav"
 python3 - "$rootfs/tmp/x.wav" "$rootfs/tmp/reference.wav" <<'PYTHON'
 import struct, sys
