@@ -15,7 +15,8 @@ arch="$(dpkg --print-architecture)"
 scratch="$root/.build/deb"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-pkg="$work/thrum_${version}_${arch}"
+# The package's tree sits at debian/thrum, where dpkg-shlibdeps expects a package being built.
+pkg="$work/debian/thrum"
 
 # Until Tools/install.sh (the installed layout of docs/install.md: bin/thrum, lib/libthrum.so,
 # include/thrum.h, lib/pkgconfig/thrum.pc, share/thrum/…) is in the tree, this stages the binary and the
@@ -80,15 +81,14 @@ find "$pkg" -type d -exec chmod 0755 {} +
 find "$pkg" -type f -exec chmod 0644 {} +
 find "$pkg/usr/bin" -type f -exec chmod 0755 {} +
 
-# Depends from the ELF files' needed libraries (dpkg-shlibdeps reads a debian/control beside them).
-mkdir -p "$work/shlibs/debian"
-printf 'Source: thrum\n\nPackage: thrum\nArchitecture: any\n' >"$work/shlibs/debian/control"
+# Depends from the ELF files' needed libraries (dpkg-shlibdeps reads debian/control above the tree).
+mkdir -p "$pkg/DEBIAN"
+printf 'Source: thrum\n\nPackage: thrum\nArchitecture: any\n' >"$work/debian/control"
 libdirs=()
 [[ -d "$pkg/usr/lib" ]] && libdirs=(-l"$pkg/usr/lib")
-depends="$(cd "$work/shlibs" && dpkg-shlibdeps -O "${libdirs[@]}" "${elves[@]}" | sed -n 's/^shlibs:Depends=//p')"
+depends="$(cd "$work" && dpkg-shlibdeps -O "${libdirs[@]}" "${elves[@]}" | sed -n 's/^shlibs:Depends=//p')"
 [[ -n "$depends" ]] || { echo "package-deb: dpkg-shlibdeps found no dependencies" >&2; exit 70; }
 
-mkdir -p "$pkg/DEBIAN"
 (cd "$pkg" && find usr -type f -print0 | sort -z | xargs -0 md5sum) >"$pkg/DEBIAN/md5sums"
 installed_size="$(du -sk --apparent-size --exclude=DEBIAN "$pkg" | cut -f1)"
 sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@MAINTAINER@|$maintainer|" \
