@@ -84,7 +84,7 @@ trap 'stop_servers; report_skips' EXIT
 
 if [[ "${THRUM_SKIP_SANITIZERS:-0}" != "1" ]]; then
     run_tests swift test --scratch-path "$root/.build-tsan" --sanitize=thread \
-        --filter 'EngineOfflineTests|EngineALSAFileTests|AdvancedPlayerTests|FaultInjectionTests|RenderCoreTests|ALSAOutputHermeticTests|SimulatedCardRealTimeTests|SimulatedCardFaultRealTimeTests|EngineConcurrencyTests|InstanceAddressingTests|HousekeepingWakeUpTests|StopWhileRenderingTests|DeviceConcurrencyTests|MultiActuatorTests' \
+        --filter 'EngineOfflineTests|EngineALSAFileTests|AdvancedPlayerTests|FaultInjectionTests|RenderCoreTests|ALSAOutputHermeticTests|SimulatedCardRealTimeTests|SimulatedCardFaultRealTimeTests|EngineConcurrencyTests|InstanceAddressingTests|HousekeepingWakeUpTests|StopWhileRenderingTests|DeviceConcurrencyTests|MultiActuatorTests|SeamRaceTests' \
         --no-parallel
     ASAN_OPTIONS=detect_leaks=0 run_tests swift test --scratch-path "$root/.build-asan" --sanitize=address \
         --skip "$realtime|$servers"

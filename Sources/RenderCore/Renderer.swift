@@ -198,10 +198,9 @@ public final class Renderer {
         loopEnd: Double? = nil, passes: Int = 0, muted: PlayerMute = [], offset: Double? = nil, buses: UInt64 = 1
     ) -> Bool {
         let slot = instance.slot
-        let highestBus = 63 - buses.leadingZeroBitCount
         guard slot >= 0, slot < configuration.maxPlayers, players[slot].phase == .idle,
-            pattern.sampleRate == sampleRate, playbackRate > 0, playbackRate.isFinite, buses != 0,
-            highestBus < busCount, highestBus < pattern.view.profiles.count
+            Self.startRefusal(pattern: pattern, configuration: configuration, playbackRate: playbackRate, buses: buses)
+                == nil
         else { return false }
         players[slot] = PlayerInstance(
             scheduling: pattern.view, generation: instance.generation,
@@ -212,6 +211,25 @@ public final class Renderer {
             players[slot].seekSeconds = offset.isNaN ? 0 : max(offset, 0)
         }
         return true
+    }
+
+    /// Why `startPlayer` would refuse `pattern` at `playbackRate` on `buses` with a renderer of
+    /// `configuration`, or nil when it would start it (given a free slot). The control side asks before it
+    /// queues a start, so a refused start is an error to its caller rather than a silent end.
+    /// - Important: Thread safety: any thread; pure. Real-time safe: yes.
+    package static func startRefusal(
+        pattern: CompiledPattern, configuration: RendererConfiguration, playbackRate: Double, buses: UInt64
+    ) -> String? {
+        let highestBus = 63 - buses.leadingZeroBitCount
+        if pattern.sampleRate != configuration.sampleRate {
+            return "the pattern was compiled at \(pattern.sampleRate) Hz, the engine runs at \(configuration.sampleRate) Hz"
+        }
+        if !(playbackRate > 0) || !playbackRate.isFinite { return "playback rate \(playbackRate) is not a positive number" }
+        if buses == 0 { return "the engine has no actuator to play on" }
+        if highestBus >= configuration.actuators.count || highestBus >= pattern.view.profiles.count {
+            return "actuator \(highestBus + 1) is beyond the \(min(configuration.actuators.count, pattern.view.profiles.count)) the pattern was compiled for"
+        }
+        return nil
     }
 
     /// Whether `instance` is its slot's current instance (scheduled, playing, paused or stopping).

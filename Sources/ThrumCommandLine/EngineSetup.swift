@@ -90,10 +90,10 @@ enum EngineArguments {
         _ arguments: ParsedArguments, patternPaths: [String], defaultChannels: ChannelMap
     ) throws -> CHHapticEngine.Options {
         var options = CHHapticEngine.Options()
-        if let rate = try arguments.int(.sampleRate, in: 1000...768_000) { options.sampleRate = Double(rate) }
+        if let rate = try arguments.int(.sampleRate, in: Int(CHHapticEngine.Options.sampleRates.lowerBound)...Int(CHHapticEngine.Options.sampleRates.upperBound)) { options.sampleRate = Double(rate) }
         options.channelMap = try ActuatorArguments.channelMap(arguments, default: defaultChannels)
         try ActuatorArguments.applyProfiles(arguments, to: &options)
-        options.maxVoices = try arguments.int(.voices, in: 1...1024) ?? options.maxVoices
+        options.maxVoices = try arguments.int(.voices, in: CHHapticEngine.Options.voiceCounts) ?? options.maxVoices
         var limits = AudioResourceLimits()
         limits.maxFileBytes = try arguments.int(.maxAudioBytes, in: 1...Int(Int32.max)) ?? limits.maxFileBytes
         limits.maxDurationSeconds = try arguments.double(.maxAudioSeconds, in: 0.001...86_400) ?? limits.maxDurationSeconds

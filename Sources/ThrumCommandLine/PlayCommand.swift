@@ -57,8 +57,8 @@ let playCommand = Subcommand(
         let transport = try TransportArguments(arguments)
         let device = arguments.value(.device) ?? "default"
         options.output = .device(device)
-        if let period = try arguments.int(.period, in: 16...8192) { options.periodFrames = period }
-        if let periods = try arguments.int(.periods, in: 2...64) { options.periodCount = periods }
+        if let period = try arguments.int(.period, in: CHHapticEngine.Options.periodFrameCounts) { options.periodFrames = period }
+        if let periods = try arguments.int(.periods, in: CHHapticEngine.Options.periodCounts) { options.periodCount = periods }
 
         let setup = try PlayDevice.check(
             device, options: &options, rateGiven: arguments.value(.sampleRate) != nil, console: console)

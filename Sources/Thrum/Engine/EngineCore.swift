@@ -26,6 +26,8 @@ final class EngineCore: ALSARenderSource {
     private let busCount: Int
     /// The tag of the last `InstanceSettings` write taken, per slot and setting.
     private let seenSettings: UnsafeMutablePointer<UInt64>
+    /// The generation of the last start taken from the command ring, per slot (0: none yet).
+    private let startedGenerations: UnsafeMutablePointer<UInt32>
 
     init(configuration: RendererConfiguration, channelMap: ChannelMap) throws {
         renderer = Renderer(configuration: configuration)
@@ -42,6 +44,8 @@ final class EngineCore: ALSARenderSource {
         haptics = .allocate(capacity: blockFrames * busCount)
         seenSettings = .allocate(capacity: configuration.maxPlayers * InstanceSetting.count)
         seenSettings.initialize(repeating: 0, count: configuration.maxPlayers * InstanceSetting.count)
+        startedGenerations = .allocate(capacity: configuration.maxPlayers)
+        startedGenerations.initialize(repeating: 0, count: configuration.maxPlayers)
         Self.warmUp(configuration: configuration, channelMap: channelMap)
     }
 
@@ -69,6 +73,7 @@ final class EngineCore: ALSARenderSource {
         audioR.deallocate()
         haptics.deallocate()
         seenSettings.deallocate()
+        startedGenerations.deallocate()
     }
 
     /// Renders `frameCount` interleaved frames: applies queued commands and settings (mutes included),
@@ -108,6 +113,7 @@ final class EngineCore: ALSARenderSource {
                         id, pattern: $0, atFrame: frame, playbackRate: rate, loopEnd: loopEnd, passes: passes,
                         muted: muted, offset: offset, buses: buses)
                 }
+                startedGenerations[id.slot] = id.generation
                 if !started {
                     feedback.push(.startFailed(id))
                     failed = true
@@ -131,22 +137,39 @@ final class EngineCore: ALSARenderSource {
 
     /// Applies the mute, rate, loop and stop values written since the last period, each to the instance it was
     /// written for (the renderer ignores it when that instance is no longer current).
+    ///
+    /// A write is only ever made for an instance whose start is already in the command ring (the hub
+    /// registers the instance and pushes its start under one lock), but the ring may have been drained just
+    /// before that push. So a write for an instance newer than the slot's last start taken is left unseen
+    /// and read again next period, after the drain has started it: a setting made after `start()` returns
+    /// is never lost (docs/engine-contract.md).
     private func applySettings() {
         for slot in 0..<settings.slotCount {
-            let seen = seenSettings + slot * InstanceSetting.count
-            if let (id, value) = settings.read(slot, .muted, seen: &seen[InstanceSetting.muted.rawValue]) {
+            if let (id, value) = takeWrite(slot, .muted) {
                 renderer.setMuted(id, PlayerMute(rawValue: UInt8(truncatingIfNeeded: value)))
             }
-            if let (id, value) = settings.read(slot, .rate, seen: &seen[InstanceSetting.rate.rawValue]) {
+            if let (id, value) = takeWrite(slot, .rate) {
                 renderer.setPlaybackRateNow(id, rate: Double(bitPattern: value))
             }
-            if let (id, value) = settings.read(slot, .loopEnd, seen: &seen[InstanceSetting.loopEnd.rawValue]) {
+            if let (id, value) = takeWrite(slot, .loopEnd) {
                 let loopEnd = Double(bitPattern: value)
                 renderer.setLoopNow(id, loopEnd: loopEnd < 0 ? nil : loopEnd)
             }
-            if let (id, _) = settings.read(slot, .stopped, seen: &seen[InstanceSetting.stopped.rawValue]) {
+            if let (id, _) = takeWrite(slot, .stopped) {
                 renderer.stopPlayer(id, atFrame: 0)
             }
         }
+    }
+
+    /// The slot's unseen write of `setting`, marked seen, unless it addresses an instance whose start has
+    /// not been taken from the ring yet (generation ahead of the slot's last start, compared with
+    /// wrap-around): that one stays unseen for the next period. Real-time safe.
+    @inline(__always)
+    private func takeWrite(_ slot: Int, _ setting: InstanceSetting) -> (InstanceID, UInt64)? {
+        let seen = seenSettings + slot * InstanceSetting.count + setting.rawValue
+        guard let write = settings.read(slot, setting, seen: seen.pointee) else { return nil }
+        guard Int32(bitPattern: write.instance.generation &- startedGenerations[slot]) <= 0 else { return nil }
+        seen.pointee = write.tag
+        return (write.instance, write.value)
     }
 }
