@@ -54,6 +54,8 @@ servers='PipeWire|JACK'
 THRUM_SIMCARD_PLUGIN="$("$root/Tools/simcard/build.sh")"
 export THRUM_SIMCARD_PLUGIN
 swift build --build-tests --explicit-target-dependency-import-check error -Xswiftc -warnings-as-errors
+# What `import Thrum` exposes must equal the committed list (a change to the surface is a visible diff).
+"$root/Tools/check-public-api.sh"
 swift build -c release --product thrum-bench -Xswiftc -warnings-as-errors
 run_tests swift test --skip-build --skip "$realtime|$servers"
 
