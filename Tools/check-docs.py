@@ -28,9 +28,14 @@ LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 
 
 def tracked_files():
-    listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                            check=True, capture_output=True).stdout.decode().split("\0")
-    return [ROOT / name for name in listed if name and (ROOT / name).exists()]
+    """The repository's files: git's list (ignored files left out), or, outside a git checkout, every file
+    but those in hidden folders (.build, .git, …)."""
+    listing = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                             capture_output=True)
+    if listing.returncode == 0:
+        return [ROOT / name for name in listing.stdout.decode().split("\0") if name and (ROOT / name).exists()]
+    return [path for path in ROOT.rglob("*") if path.is_file()
+            and not any(part.startswith(".") and part != ".ci" for part in path.relative_to(ROOT).parts)]
 
 
 def external_documents():
