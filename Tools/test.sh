@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs Thrum's whole test suite:
 #   1. installs missing system packages (Tools/system-packages.sh test),
-#   2. checks that Package.swift declares every import (Tools/check-imports.py), builds the simulated
+#   2. checks that Package.swift declares every import (Tools/check-imports.py) and that every document
+#      the code cites and every link of the docs exists (Tools/check-docs.py), builds the simulated
 #      sound card (Tools/simcard/build.sh), the package and its tests (with SwiftPM's import check and
 #      warnings as errors), and thrum-bench in release (RenderThreadAllocationTests runs its storm counter:
 #      retain counts mean something only optimised),
@@ -50,6 +51,7 @@ trap report_skips EXIT
 realtime='RealTime|PulseAudio'
 servers='PipeWire|JACK'
 "$root/Tools/check-imports.py"
+"$root/Tools/check-docs.py"
 # The simulated sound card (Tools/simcard): an ALSA plugin the tests load through private configurations.
 THRUM_SIMCARD_PLUGIN="$("$root/Tools/simcard/build.sh")"
 export THRUM_SIMCARD_PLUGIN

@@ -54,7 +54,7 @@ public enum ChannelMapError: Error, Equatable, CustomStringConvertible {
 /// The output channel layout: one `ChannelSource` per device channel, parsed from text like
 /// `L+H,R+H`, `L,R,H`, `M,H`, `0,H` or `L,R,H:leftHandle,H:rightHandle` (case-insensitive, spaces ignored).
 ///
-/// Actuators (DECISIONS "Output"): an entry with haptics carries the haptic bus of one actuator, named
+/// Actuators (docs/decisions.md "Output"): an entry with haptics carries the haptic bus of one actuator, named
 /// after a colon (`H:leftHandle`, `L+H:woofer`); `H` with no name is the `default` actuator. Each actuator
 /// the map names is one haptic bus of the renderer, numbered in order of first appearance (`actuators`).
 ///

@@ -367,7 +367,7 @@ public final class Renderer {
         for bus in 0..<busCount {
             let haptic = haptics + bus * hapticStride
             limiters[bus].apply(haptic, count: frameCount)
-            // The last guard: nothing non-finite leaves the renderer (DECISIONS: zeroed and counted).
+            // The last guard: nothing non-finite leaves the renderer (docs/decisions.md: zeroed and counted).
             zeroed += Self.zeroNonFinite(haptic, frameCount)
         }
         if zeroed > 0 { statistics.countNonFinite(zeroed) }

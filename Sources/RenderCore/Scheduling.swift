@@ -65,7 +65,7 @@ extension Renderer {
     /// Loop seam at `now`: the player's continuous and audio voices fade out over the 1 ms de-click ramp;
     /// transients ring on. Voices of the new pass rise at least as slowly (every attack lasts at least 1 ms, and
     /// audio files that start within the fade get a ramp to its end), so the sum across the seam never exceeds
-    /// the louder of the two passes (DECISIONS "Advanced player").
+    /// the louder of the two passes (docs/decisions.md "Advanced player").
     func fadeAtSeam(_ slot: Int, _ now: Int) {
         for i in 0..<voiceCount where voices[i].player == slot && voices[i].kind != .transient {
             voices[i].beginFade(frames: deClickFrames)
@@ -168,7 +168,7 @@ extension Renderer {
             attack: times.attack, sustained: event.sustained, duration: durationFrames, cutFrames: deClickFrames)
     }
 
-    /// The ramps of an AudioCustom voice (DECISIONS "Audio events"): with the volume envelope, an attack of
+    /// The ramps of an AudioCustom voice (docs/decisions.md "Audio events"): with the volume envelope, an attack of
     /// t(x) when the event gives AttackTime, else the file's de-click ramp; the release is chosen as it plays
     /// (`renderCustom`). Within a seam's fade every new file rises over the rest of the fade, envelope or not.
     private func startFileRamps(_ v: inout Voice, _ event: CompiledEvent, _ slot: Int, _ now: Int) {

@@ -34,7 +34,7 @@ public struct Console: Sendable {
     func error(_ text: String) { writeErr(TerminalText.escaped(text) + "\n") }
 }
 
-/// Exit codes (sysexits), as DECISIONS.md fixes them.
+/// Exit codes (sysexits), as docs/decisions.md fixes them.
 public enum ExitCode: Int32, Sendable {
     case ok = 0
     /// The command line is wrong.

@@ -59,7 +59,7 @@ enum EngineArguments {
         .preset, placeholder: "NAME", help: "with --haptics-from-audio: general (default), ui, impacts, footsteps or music")
     static let voices = OptionSpec.value(
         .voices, placeholder: "N", help: "voices sounding at once, 1 to 1024 (default 64); more events are dropped")
-    /// The audio file limits (DECISIONS.md "Audio events").
+    /// The audio file limits (docs/decisions.md "Audio events").
     static let audioLimits: [OptionSpec] = [
         .value(.maxAudioBytes, placeholder: "N", help: "largest audio file, in bytes (default 4200000)"),
         .value(.maxAudioSeconds, placeholder: "S", help: "longest audio file, in seconds (default 23)"),

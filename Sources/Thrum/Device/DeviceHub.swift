@@ -3,7 +3,7 @@ import Foundation
 internal import RenderCore
 internal import Synchronization
 
-/// What the engines made from one device share (DECISIONS "Output"): one renderer with a haptic bus per
+/// What the engines made from one device share (docs/decisions.md "Output"): one renderer with a haptic bus per
 /// actuator, one ALSA stream (or offline render core), one render thread, one clock, the renderer's player
 /// slots and the queues to the render thread. A `CHHapticEngine` made with `init(options:)` has a hub of
 /// its own; the engines of a `GCDeviceHaptics` share its hub.
