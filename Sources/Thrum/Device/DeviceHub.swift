@@ -125,7 +125,8 @@ final class DeviceHub: @unchecked Sendable {
             sampleRate: options.sampleRate, actuators: layout.actuators, maxVoices: options.maxVoices,
             maxPlayers: options.maxPlayers, maxBlockFrames: max(options.periodFrames, 1024),
             maxPendingParameters: options.maxPendingParameters, maxNotifications: options.maxPlayers * 2,
-            maxPendingCommands: options.maxPendingCommands, hapticsFromAudio: options.hapticsFromAudio)
+            maxPendingCommands: options.maxPendingCommands, hapticsFromAudio: options.hapticsFromAudio,
+            onsetReportCapacity: options.onsetHandler == nil ? 0 : options.maxPendingOnsets)
         let core: EngineCore
         do {
             core = try EngineCore(configuration: configuration, channelMap: options.channelMap)
@@ -135,7 +136,7 @@ final class DeviceHub: @unchecked Sendable {
         let source: ALSADeviceSource
         switch options.output {
         case .offline:
-            return EngineRun(link: core.link, offlineCore: core, playback: nil)
+            return EngineRun(link: core.link, offlineCore: core, playback: nil, onsets: onsetDelivery(core, playback: nil))
         case .alsaConfiguration(let text, let name):
             source = .configuration(text: text, pcmName: name)
         case .device(let name):
@@ -151,7 +152,8 @@ final class DeviceHub: @unchecked Sendable {
         } catch {
             throw CHHapticError(.serverInitFailed, error.description)
         }
-        let run = EngineRun(link: core.link, offlineCore: nil, playback: playback)
+        let onsets = onsetDelivery(core, playback: playback)
+        let run = EngineRun(link: core.link, offlineCore: nil, playback: playback, onsets: onsets)
         do {
             try playback.start(source: core, holdingOutput: holdingOutput) { [weak self] error in
                 self?.deviceFailed(error, run: run)
@@ -161,7 +163,14 @@ final class DeviceHub: @unchecked Sendable {
             throw CHHapticError(.serverInitFailed, error.description)
         }
         run.startHousekeeping(hub: self)
+        onsets?.startThread()
         return run
+    }
+
+    /// The onset delivery for `Options.onsetHandler`, or nil without one.
+    private func onsetDelivery(_ core: EngineCore, playback: ALSAPlayback?) -> OnsetDelivery? {
+        guard let handler = options.onsetHandler, let reports = core.renderer.onsetReports else { return nil }
+        return OnsetDelivery(reports: reports, handler: handler, sampleRate: options.sampleRate, playback: playback)
     }
 
     /// Takes `engine` out of `run`. Its instances stop (a 5 ms fade; their slots are freed when the render
@@ -267,13 +276,20 @@ final class DeviceHub: @unchecked Sendable {
             state.nextGeneration &+= 1
             let instance = InstanceID(slot: slot, generation: state.nextGeneration)
             let muted = (settings.muted ? PlayerMute.all : []).union(state.mutes[ObjectIdentifier(engine)] ?? [])
-            try send(
-                [
-                    .start(
-                        instance, pattern: .passUnretained(player.pattern), frame: frame, rate: settings.rate,
-                        loopEnd: settings.loopEnd, passes: settings.passes, muted: muted, offset: settings.offset,
-                        buses: buses)
-                ], in: &state)
+            let onsets = state.run?.onsets
+            onsets?.instanceStarted(instance.generation, playerID: player.playerID)
+            do {
+                try send(
+                    [
+                        .start(
+                            instance, pattern: .passUnretained(player.pattern), frame: frame, rate: settings.rate,
+                            loopEnd: settings.loopEnd, passes: settings.passes, muted: muted, offset: settings.offset,
+                            buses: buses)
+                    ], in: &state)
+            } catch {
+                onsets?.instanceEnded(instance.generation)
+                throw error
+            }
             // The slot table keeps the pattern alive until the instance's end comes back.
             state.slots[slot] = SlotUse(
                 player: player, pattern: player.pattern, instance: instance, engine: ObjectIdentifier(engine))
@@ -374,6 +390,7 @@ final class DeviceHub: @unchecked Sendable {
                 }
                 guard let use = state.slots[instance.slot], use.instance == instance else { continue }
                 state.slots[instance.slot] = nil
+                run.onsets?.instanceEnded(instance.generation)
                 guard let player = use.player else { continue }  // let go of (app or stopped engine)
                 let isLast = !state.slots.contains { $0?.player === player }
                 ended.append((player, frame, isLast))
