@@ -143,7 +143,6 @@ let playCommand = Subcommand(
             try timing.finish(lost: lostOnsets, console: console)
             return .interrupted
         case .deviceFailed:
-            engine.stop()
             try timing.finish(lost: lostOnsets, console: console)
             throw CommandFailure(
                 .unavailable,

@@ -44,7 +44,8 @@ public enum ThrumClock {
 ///
 /// Live, an onset is held until the DAC clock says its frame has left the DAC (its time is then
 /// interpolated between readings, not extrapolated); when the run ends, the rest are delivered with the
-/// last estimate, except those the device never played (a stop without draining drops the buffer).
+/// last estimate, except those the device never played (a stop without draining drops the buffer). A
+/// device that never reports a running stream (ALSA's `null`) gets its onsets once written, with no DAC time.
 /// Which player an instance belongs to is recorded at its start (`instanceStarted`) and forgotten once its
 /// end is known and its onsets are taken (`instanceEnded`).
 /// - Important: Thread safety: any thread; the delivery thread alone pops the ring (offline: the caller of
@@ -97,7 +98,7 @@ final class OnsetDelivery: @unchecked Sendable {
             threadID.store(UInt(pthread_self()), ordering: .releasing)
             while running.load(ordering: .acquiring) {
                 take()
-                deliver(playedUntil: playback?.dacTimeEstimate.map { $0.latestFrame } ?? 0)
+                deliver(playedUntil: playback?.dacTimeEstimate?.latestFrame ?? playback?.framesWritten ?? 0)
                 Thread.sleep(forTimeInterval: 0.002)
             }
             exited.signal()
@@ -113,7 +114,7 @@ final class OnsetDelivery: @unchecked Sendable {
         exited.wait()
         take()
         guard let estimate = playback?.dacTimeEstimate else {
-            deliver(playedUntil: drained ? .max : 0)
+            deliver(playedUntil: drained ? .max : playback?.framesWritten ?? 0)
             return
         }
         let played = drained ? UInt64.max : UInt64(max(0, estimate.frame(atTime: stopTime).rounded(.down)))
