@@ -9,9 +9,11 @@ import Synchronization
 /// the first frame of the first start). The estimate is a straight line through recent readings: each
 /// reading is one `snd_pcm_status` (its `htstamp`, CLOCK_MONOTONIC, and its `delay`), taken by the
 /// playback thread right after it wrote a period, giving the frame that was leaving the DAC at that
-/// instant (frames written − delay). The line is a least-squares fit over the last ``DACClockFit/window``
-/// readings since the stream last (re)started, so it follows the card's own clock (its rate error, in
-/// `secondsPerFrame`) and averages out a coarse hardware pointer.
+/// instant (frames written − delay). The line's slope is a least-squares fit over the last
+/// ``DACClockFit/window`` readings since the stream last (re)started, so it follows the card's own clock
+/// (its rate error, in `secondsPerFrame`); it passes through the earliest of them (the lower envelope):
+/// every error a reading can have (the thread preempted between the position and its timestamp, a coarse
+/// hardware pointer that lags) makes it late, never early.
 /// - Important: Thread safety: any thread (a value).
 public struct DACTimeEstimate: Sendable, Equatable {
     /// A stream frame on the fitted line (the mean of the readings' frames; not necessarily whole)…
@@ -101,8 +103,12 @@ final class DACClockFit {
             let fitted = sxy / sxx
             if abs(fitted / nominalSecondsPerFrame - 1) <= Self.maxRateError { slope = fitted }
         }
+        // Every error of a reading makes it late (the timestamp is taken after the position, a coarse
+        // hardware pointer lags the true one), so the line goes through the earliest reading, not the mean.
+        var earliest = Double.infinity
+        for i in 0..<count { earliest = min(earliest, times[i] - meanTime - slope * (frames[i] - meanFrame)) }
         return DACTimeEstimate(
-            anchorFrame: meanFrame, anchorTime: meanTime, secondsPerFrame: slope, latestFrame: frame,
+            anchorFrame: meanFrame, anchorTime: meanTime + earliest, secondsPerFrame: slope, latestFrame: frame,
             latestTime: seconds, readings: count)
     }
 }
