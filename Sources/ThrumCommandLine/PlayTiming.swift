@@ -61,8 +61,8 @@ struct PlayTiming {
     ///   `CommandFailure` (69) when the device reports no timing.
     func startTime(_ engine: CHHapticEngine) throws -> TimeInterval {
         guard let startAt else { return CHHapticTimeImmediate }
-        guard engine.waitForOutputClock(timeout: 2) else {
-            throw CommandFailure(.unavailable, "the device reported no playback position within 2 s; cannot honour --start-at")
+        guard engine.waitForOutputClock(timeout: 5) else {
+            throw CommandFailure(.unavailable, "the device reported no playback position within 5 s; cannot honour --start-at")
         }
         try Self.requireFuture(startAt)
         guard let time = engine.engineTime(forOutputTime: startAt) else {

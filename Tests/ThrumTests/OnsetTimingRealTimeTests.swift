@@ -93,13 +93,13 @@ struct OnsetTimingRealTimeTests {
         let clock = CardClock(card)
         var errors: [Double] = []
         for (index, (line, time)) in zip(lines, Self.times).enumerated() {
-            #expect(line.patternTime == time)
+            #expect(abs(line.patternTime - time) < 1e-12)  // the file's decimal text, read back
             #expect(line.frame == Int((time * 48_000).rounded()))
             #expect(line.json["event"] as? Int == index)
             #expect(line.json["type"] as? String == "HapticTransient")
             #expect(line.json["pattern"] as? String == pattern)
             #expect(line.json["instance"] as? Int == 1 && line.json["loop"] as? Int == 0)
-            #expect(line.json["engine_time"] as? Double == Double(line.frame) / 48_000)
+            #expect(abs((line.json["engine_time"] as? Double ?? -1) - Double(line.frame) / 48_000) < 1e-12)
             let actual = try #require(clock.time(ofFrame: line.frame), "the card played frame \(line.frame)")
             errors.append(line.dacTime - actual)
         }

@@ -25,13 +25,14 @@ extension CHHapticEngine {
         return estimate.frame(atTime: monotonicTime) / options.sampleRate
     }
 
-    /// Waits until the device's DAC time estimate exists (its first period has played), for at most
-    /// `timeout` seconds. Returns false on timeout, offline and while stopped.
+    /// Waits until the device's DAC time estimate has settled (8 periods have played since the stream
+    /// started: a line through 8 readings), for at most `timeout` seconds. Returns false on timeout, offline
+    /// and while stopped.
     /// - Important: Thread safety: any thread. Blocks (sleeps 1 ms at a time).
     public func waitForOutputClock(timeout: TimeInterval) -> Bool {
         let deadline = monotonicSeconds() + timeout
         while true {
-            if outputTime(forEngineTime: 0) != nil { return true }
+            if let estimate = state.withLock({ $0.run?.playback?.dacTimeEstimate }), estimate.readings >= 8 { return true }
             guard isRunning, monotonicSeconds() < deadline else { return false }
             Thread.sleep(forTimeInterval: 0.001)
         }
