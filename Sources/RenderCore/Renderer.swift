@@ -96,6 +96,12 @@ public final class Renderer {
     var parameterCalls = 0
     var commandCalls = 0
     var notifications: NotificationQueue
+    /// Every event onset, for a consumer on another thread (`configuration.onsetReportCapacity` > 0), or nil.
+    public let onsetReports: OnsetReports?
+    /// The trigger pulse's width in frames: 1 ms (≥ 1).
+    let triggerFrames: Int
+    /// The frame the trigger pulse of the latest onset ends on (exclusive).
+    var triggerEnd = 0
     /// Test hook: a ring of voice starts (nil = off).
     var onsetLog: UnsafeMutablePointer<OnsetRecord>? = nil
     var onsetLogCapacity = 0
@@ -149,6 +155,9 @@ public final class Renderer {
         pending = DueList(capacity: configuration.maxPendingParameters)
         commands = DueList(capacity: configuration.maxPendingCommands)
         notifications = NotificationQueue(capacity: configuration.maxNotifications)
+        onsetReports = configuration.onsetReportCapacity > 0
+            ? OnsetReports(minimumCapacity: configuration.onsetReportCapacity) : nil
+        triggerFrames = max(1, Int((configuration.sampleRate / 1000).rounded()))
         for slot in 0..<configuration.maxPlayers { resetLanes(slot, at: 0) }
     }
 
@@ -338,15 +347,18 @@ public final class Renderer {
     ///   - audioR: right audio bus, `frameCount` floats.
     ///   - haptics: the haptic buses, bus b (`configuration.actuators[b]`) at `haptics + b × hapticStride`,
     ///     `frameCount` floats each (`hapticStride` ≥ `frameCount` with several buses).
+    ///   - trigger: nil, or the trigger bus, `frameCount` floats: 1.0 for 1 ms (`triggerFrames`) from every
+    ///     event onset's frame on (pulses that overlap merge), else 0.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
     public func render(
         frameCount: Int, audioL: UnsafeMutablePointer<Float>, audioR: UnsafeMutablePointer<Float>,
-        haptics: UnsafeMutablePointer<Float>, hapticStride: Int
+        haptics: UnsafeMutablePointer<Float>, hapticStride: Int, trigger: UnsafeMutablePointer<Float>? = nil
     ) {
         precondition(frameCount >= 0 && frameCount <= configuration.maxBlockFrames, "Renderer: block too large")
         precondition(busCount == 1 || hapticStride >= frameCount, "Renderer: haptic buses overlap")
         audioL.update(repeating: 0, count: frameCount)
         audioR.update(repeating: 0, count: frameCount)
+        trigger?.update(repeating: 0, count: frameCount)
         for bus in 0..<busCount { (haptics + bus * hapticStride).update(repeating: 0, count: frameCount) }
         let blockStart = Int(currentFrame)
         let blockEnd = blockStart + frameCount
@@ -356,6 +368,7 @@ public final class Renderer {
             let next = min(blockEnd, nextBoundary(after: now))
             let offset = now - blockStart
             renderVoices(from: now, count: next - now, audioL + offset, audioR + offset, haptics + offset, hapticStride)
+            if let trigger { renderTrigger(from: now, to: next, into: trigger + offset) }
             retireVoices()
             checkFinished(at: next)
             now = next

@@ -77,6 +77,7 @@ extension Renderer {
     /// haptic event, one for an audio event.
     func startEvent(_ slot: Int, _ now: Int) {
         guard let pattern = players[slot].pattern, let event = players[slot].takeNextEvent() else { return }
+        reportOnset(slot, event, now)
         guard event.kind == .transient || event.kind == .hapticContinuous else {
             startVoice(slot, event, pattern, bus: 0, now)
             return
@@ -87,6 +88,23 @@ extension Renderer {
             startVoice(slot, event, pattern, bus: rest.trailingZeroBitCount, now)
             rest &= rest &- 1
         }
+    }
+
+    /// Reports an event onset at engine frame `now` (`onsetReports`) and starts its trigger pulse.
+    @inline(__always)
+    private func reportOnset(_ slot: Int, _ event: CompiledEvent, _ now: Int) {
+        triggerEnd = now + triggerFrames
+        onsetReports?.push(
+            EventOnset(
+                instance: InstanceID(slot: slot, generation: players[slot].generation), eventIndex: event.index,
+                kind: event.kind, patternTime: event.time, frame: UInt64(now), loopPass: players[slot].loopCount))
+    }
+
+    /// Writes the trigger pulse's frames among engine frames `from ..< to` (1.0 up to `triggerEnd`) into
+    /// `out` (frame `from` at `out[0]`); the rest stay as they are (0).
+    func renderTrigger(from: Int, to: Int, into out: UnsafeMutablePointer<Float>) {
+        let end = min(to, triggerEnd)
+        if end > from { out.update(repeating: 1, count: end - from) }
     }
 
     /// Starts one voice of `event` for the player in `slot` at engine frame `now`: on haptic bus `bus` with

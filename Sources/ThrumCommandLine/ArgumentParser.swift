@@ -16,6 +16,8 @@ enum ValueOption: String, Sendable {
     case maxCurvePoints = "max-curve-points"
     case maxEvents = "max-events"
     case maxPatternBytes = "max-pattern-bytes"
+    case onsetLog = "onset-log"
+    case startAt = "start-at"
     case sampleRate = "sample-rate"
 }
 

@@ -47,6 +47,8 @@ public enum ExitCode: Int32, Sendable {
     case unavailable = 69
     /// A bug in Thrum.
     case software = 70
+    /// An output file cannot be created.
+    case cantCreate = 73
     /// Reading or writing a file failed.
     case ioError = 74
     /// Stopped by Ctrl-C.

@@ -80,7 +80,8 @@ enum EngineArguments {
 
     static let channelHelp = """
         Channel map entries, one per output channel: L R (audio), M (audio mono), H (haptic),
-        L+H R+H M+H (audio with haptic mixed in, for speakers), 0 (silence).
+        L+H R+H M+H (audio with haptic mixed in, for speakers), 0 (silence),
+        T (trigger: a 1 ms full-scale pulse at every event onset, for a DAQ or oscilloscope).
         \(ActuatorArguments.help)
         """
 

@@ -38,7 +38,8 @@ final class DeviceHub: @unchecked Sendable {
             sampleRate: options.sampleRate, actuators: layout.actuators, maxVoices: options.maxVoices,
             maxPlayers: options.maxPlayers, maxBlockFrames: max(options.periodFrames, 1024),
             maxPendingParameters: options.maxPendingParameters, maxNotifications: options.maxPlayers * 2,
-            maxPendingCommands: options.maxPendingCommands, hapticsFromAudio: options.hapticsFromAudio)
+            maxPendingCommands: options.maxPendingCommands, hapticsFromAudio: options.hapticsFromAudio,
+            onsetReportCapacity: options.onsetHandler == nil ? 0 : options.maxPendingOnsets)
         state = Locked(HubState(maxPlayers: options.maxPlayers))
     }
 
@@ -89,7 +90,7 @@ final class DeviceHub: @unchecked Sendable {
         let source: ALSADeviceSource
         switch options.output {
         case .offline:
-            return EngineRun(link: core.link, offlineCore: core, playback: nil)
+            return EngineRun(link: core.link, offlineCore: core, playback: nil, onsets: onsetDelivery(core, playback: nil))
         case .alsaConfiguration(let text, let name):
             source = .configuration(text: text, pcmName: name)
         case .device(let name):
@@ -105,7 +106,8 @@ final class DeviceHub: @unchecked Sendable {
         } catch {
             throw CHHapticError(.serverInitFailed, error.description)
         }
-        let run = EngineRun(link: core.link, offlineCore: nil, playback: playback)
+        let onsets = onsetDelivery(core, playback: playback)
+        let run = EngineRun(link: core.link, offlineCore: nil, playback: playback, onsets: onsets)
         do {
             try playback.start(source: core, holdingOutput: holdingOutput) { [weak self] error in
                 self?.deviceFailed(error, run: run)
@@ -115,7 +117,14 @@ final class DeviceHub: @unchecked Sendable {
             throw CHHapticError(.serverInitFailed, error.description)
         }
         run.startHousekeeping(hub: self)
+        onsets?.startThread()
         return run
+    }
+
+    /// The onset delivery for `Options.onsetHandler`, or nil without one.
+    private func onsetDelivery(_ core: EngineCore, playback: ALSAPlayback?) -> OnsetDelivery? {
+        guard let handler = options.onsetHandler, let reports = core.renderer.onsetReports else { return nil }
+        return OnsetDelivery(reports: reports, handler: handler, sampleRate: options.sampleRate, playback: playback)
     }
 
     /// Takes `engine` out of `run`. Its instances stop (a 5 ms fade; their slots are freed when the render

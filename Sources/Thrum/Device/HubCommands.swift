@@ -77,13 +77,20 @@ extension DeviceHub {
             state.nextGeneration &+= 1
             let instance = InstanceID(slot: slot, generation: state.nextGeneration)
             let muted = (settings.muted ? PlayerMute.all : []).union(state.mutes[ObjectIdentifier(engine)] ?? [])
-            try send(
-                [
-                    .start(
-                        instance, pattern: .passUnretained(player.pattern), frame: frame, rate: settings.rate,
-                        loopEnd: settings.loopEnd, passes: settings.passes, muted: muted, offset: settings.offset,
-                        buses: buses)
-                ], in: &state)
+            let onsets = state.run?.onsets
+            onsets?.instanceStarted(instance.generation, playerID: player.playerID)
+            do {
+                try send(
+                    [
+                        .start(
+                            instance, pattern: .passUnretained(player.pattern), frame: frame, rate: settings.rate,
+                            loopEnd: settings.loopEnd, passes: settings.passes, muted: muted, offset: settings.offset,
+                            buses: buses)
+                    ], in: &state)
+            } catch {
+                onsets?.instanceEnded(instance.generation)
+                throw error
+            }
             // The slot table keeps the pattern alive until the instance's end comes back.
             state.slots[slot] = SlotUse(
                 player: player, pattern: player.pattern, instance: instance, engine: ObjectIdentifier(engine))

@@ -21,6 +21,7 @@ extension DeviceHub {
                 }
                 guard let use = state.slots[instance.slot], use.instance == instance else { continue }
                 state.slots[instance.slot] = nil
+                run.onsets?.instanceEnded(instance.generation)
                 guard let player = use.player else { continue }  // let go of (app or stopped engine)
                 let isLast = !state.slots.contains { $0?.player === player }
                 ended.append((player, frame, isLast, refused))

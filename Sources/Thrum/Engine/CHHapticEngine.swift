@@ -314,7 +314,10 @@ public final class CHHapticEngine: @unchecked Sendable {
         }
         core.render(into: buffer, frameCount: frameCount, channelCount: options.channelMap.channelCount)
         run.offlineRendering.unlock()
-        if deliverCallbacks { hub.service() }
+        if deliverCallbacks {
+            run.onsets?.deliverOffline()
+            hub.service()
+        }
     }
 
     /// Calls `finishedHandler` once every player has ended (at once if none is playing or the engine

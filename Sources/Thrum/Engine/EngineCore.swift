@@ -23,6 +23,8 @@ final class EngineCore: ALSARenderSource {
     private let audioR: UnsafeMutablePointer<Float>
     /// The haptic buses, one per actuator, `blockFrames` apart.
     private let haptics: UnsafeMutablePointer<Float>
+    /// The trigger bus when the channel map has a `T` channel, else nil.
+    private let trigger: UnsafeMutablePointer<Float>?
     private let busCount: Int
     /// The tag of the last `InstanceSettings` write taken, per slot and setting.
     private let seenSettings: UnsafeMutablePointer<UInt64>
@@ -42,6 +44,7 @@ final class EngineCore: ALSARenderSource {
         audioR = .allocate(capacity: blockFrames)
         busCount = configuration.actuators.count
         haptics = .allocate(capacity: blockFrames * busCount)
+        trigger = channelMap.carriesTrigger ? .allocate(capacity: blockFrames) : nil
         seenSettings = .allocate(capacity: configuration.maxPlayers * InstanceSetting.count)
         seenSettings.initialize(repeating: 0, count: configuration.maxPlayers * InstanceSetting.count)
         startedGenerations = .allocate(capacity: configuration.maxPlayers)
@@ -72,6 +75,7 @@ final class EngineCore: ALSARenderSource {
         audioL.deallocate()
         audioR.deallocate()
         haptics.deallocate()
+        trigger?.deallocate()
         seenSettings.deallocate()
         startedGenerations.deallocate()
     }
@@ -86,10 +90,12 @@ final class EngineCore: ALSARenderSource {
         while done < frameCount {
             let count = min(blockFrames, frameCount - done)
             renderer.audioHapticsMuted = link.mutedHaptics.load(ordering: .relaxed)
-            renderer.render(frameCount: count, audioL: audioL, audioR: audioR, haptics: haptics, hapticStride: blockFrames)
+            renderer.render(
+                frameCount: count, audioL: audioL, audioR: audioR, haptics: haptics, hapticStride: blockFrames,
+                trigger: trigger)
             channelMap.interleave(
-                audioL: audioL, audioR: audioR, haptics: haptics, hapticStride: blockFrames, frameCount: count,
-                into: buffer + done * channelCount)
+                audioL: audioL, audioR: audioR, haptics: haptics, hapticStride: blockFrames, trigger: trigger,
+                frameCount: count, into: buffer + done * channelCount)
             done += count
         }
         var ended = false

@@ -63,6 +63,17 @@ extension CHHapticEngine {
         /// no known peak, so a full-scale sine maps to intensity 1 (`normalize` does not apply). Default nil.
         public var hapticsFromAudio: AnalysisSettings? = nil
 
+        /// Called once for every event onset the engine plays (a Thrum addition for research timing; see
+        /// docs/timing.md): the event, its pattern time, the stream frame it was rendered on and, live, the
+        /// CLOCK_MONOTONIC time that frame left the DAC. Called in order, on a thread of the engine's own
+        /// (live, shortly after the frame left the DAC) or on the `renderOffline` caller's thread (offline,
+        /// `dacTime` nil); never on the render thread. Keep it short: onsets wait while it runs. Default nil
+        /// (no onsets are reported).
+        public var onsetHandler: (@Sendable (ThrumOnset) -> Void)? = nil
+        /// Onsets that may wait for `onsetHandler` at once (the render thread's report ring); more are not
+        /// reported and are counted in `CHHapticEngine.lostOnsetCount`. Default 4096.
+        public var maxPendingOnsets = 4096
+
         /// Options with the defaults above.
         public init() {}
     }

@@ -1,5 +1,6 @@
 import Foundation
 internal import RenderCore
+internal import Synchronization
 
 /// The settings an instance starts with.
 struct StartSettings {
@@ -35,7 +36,10 @@ final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState
 
     let engine: CHHapticEngine
     let pattern: CompiledPattern
+    let playerID = HapticPatternPlayer.nextID.add(1, ordering: .relaxed).newValue
     private let state = Locked(State())
+    /// The last `playerID` given.
+    private static let nextID = Atomic<Int>(0)
 
     init(engine: CHHapticEngine, pattern: CompiledPattern) {
         self.engine = engine
