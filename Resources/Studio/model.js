@@ -67,8 +67,10 @@ export function itemsOf(doc) {
     if (entry.Event && typeof entry.Event === "object") {
       const e = entry.Event;
       const type = String(e.EventType ?? "");
+      // The lane it is drawn in: its type, or for a misspelt one the type it resembles (its diagnostic says so).
+      const lane = EVENT_TYPES.find((t) => t.toLowerCase() === type.toLowerCase()) ?? "HapticTransient";
       items.push({
-        index, kind: "event", type, time: num(e.Time, 0), duration: num(e.EventDuration, 0),
+        index, kind: "event", type: lane, written: type, time: num(e.Time, 0), duration: num(e.EventDuration, 0),
         intensity: eventParameter(e, type.startsWith("Audio") ? "AudioVolume" : "HapticIntensity", 0.75),
         sharpness: eventParameter(e, "HapticSharpness", 0.5),
         attack: eventParameter(e, "AttackTime", 0), decay: eventParameter(e, "DecayTime", 0),

@@ -225,9 +225,11 @@ async function openFile(path) {
     state.format = reply.format;
     state.revision = reply.revision;
     state.playable = reply.playable;
+    state.audioFiles = new Map();
     const { text } = await api.pattern();
     adoptText(text);
     setDiagnostics(reply.diagnostics);
+    timeline.fit();
     requestRender(true);
     refreshStatus();
   } catch (error) { fail(error); }

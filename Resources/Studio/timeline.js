@@ -121,7 +121,9 @@ export class Timeline {
   lanes() {
     const curveIds = [...new Set(this.items.filter((i) => i.kind !== "event").map((i) => i.id))];
     const lanes = [{ key: "loop", height: 16 }, { key: "ruler", height: 22 }];
-    for (const lane of EVENT_LANES) lanes.push({ ...lane, kind: "events", grow: 0.6 });
+    // Lanes without events shrink to a strip (still a target for double-click to add one).
+    const used = new Set(this.items.filter((i) => i.kind === "event").map((i) => i.type));
+    for (const lane of EVENT_LANES) lanes.push(used.has(lane.key) ? { ...lane, kind: "events", grow: 0.6 } : { ...lane, kind: "events", height: 26, empty: true });
     for (const id of curveIds) lanes.push({ key: `curve:${id}`, id, label: SHORT_IDS[id] ?? id, colour: "--curve", kind: "curve", height: 42, grow: 0.3 });
     lanes.push({ key: "effective", label: "Effective", sublabel: "intensity · sharpness", height: 58, kind: "effective", grow: 0.8 });
     lanes.push({ key: "haptic", label: "Haptic channel", sublabel: "engine render", height: 62, kind: "wave", grow: 1.2 });
@@ -492,7 +494,7 @@ export class Timeline {
     if (!this.spectrum) {
       c.fillStyle = this.colours["--faint"];
       c.font = "11px Inter, sans-serif";
-      c.fillText(this.render ? "computing…" : "no render yet", GUTTER + 10, lane.y + lane.height / 2);
+      c.fillText(this.render ? "computing…" : this.renderNote ?? "no render yet", GUTTER + 10, lane.y + lane.height / 2);
       return;
     }
     const { canvas, secondsPerColumn } = this.spectrum;
