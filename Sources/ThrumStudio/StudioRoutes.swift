@@ -281,3 +281,13 @@ extension Studio {
         return .json(answer)
     }
 }
+
+extension Studio {
+    /// Opens `file` (relative to the root) as `POST /api/open` does, for `thrum studio FILE`; a file that
+    /// cannot be opened leaves the studio empty (the page says why when it opens it again).
+    package func openAtStart(_ file: String) {
+        var request = HTTPRequest(method: "POST", path: "/api/open", query: "", headers: [:], contentLength: nil)
+        request.body = (try? JSONSerialization.data(withJSONObject: ["path": file])) ?? Data()
+        _ = try? open(request)
+    }
+}
