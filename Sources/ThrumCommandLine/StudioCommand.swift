@@ -66,8 +66,8 @@ let studioCommand = Subcommand(
         }
         if !arguments.flag(.noBrowser) { openInBrowser(address) }
         while !interrupt.isSet { usleep(100_000) }
+        studio.shutDown()  // playback stops at once; civetweb then closes its connections (up to a few seconds)
         server.stop()
-        studio.shutDown()
         return .interrupted
     })
 

@@ -98,19 +98,31 @@ struct CommandLineStudioToolbox: StudioToolbox {
         return object
     }
 
-    func analyze(path: String, preset: String?, settings: [String: Any]) throws -> StudioAnalysis {
+    /// The settings of `preset` with `settings` over it, read by `thrum analyze --settings`'s reader and
+    /// validated; any problem is the request's (400).
+    private static func settings(preset: String?, _ settings: [String: Any]) throws -> AnalysisSettings {
         do {
             var base = AnalysisSettings.general
             if let preset { base = try AnalysisSettingsFile.preset(named: preset) }
             var chosen = base
             if !settings.isEmpty {
-                // The settings file reader of `thrum analyze --settings`, on the page's object.
                 let file = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-studio-\(UUID().uuidString).json").path
                 defer { unlink(file) }
                 try JSONSerialization.data(withJSONObject: settings).write(to: URL(fileURLWithPath: file))
                 chosen = try AnalysisSettingsFile.read(file, base: base, presetGiven: preset != nil).0
             }
-            do { try chosen.validate() } catch { throw UsageError(message: error.description) }
+            try chosen.validate()
+            return chosen
+        } catch {
+            let message = (error as? UsageError)?.message ?? (error as? CommandFailure)?.message ?? "\(error)"
+            // The reader names its temporary file; the page knows the settings as "settings".
+            throw HTTPError(400, "settings: " + message.replacingOccurrences(of: #"^/\S*\.json(:\d+:\d+)?: "#, with: "", options: .regularExpression))
+        }
+    }
+
+    func analyze(path: String, preset: String?, settings: [String: Any]) throws -> StudioAnalysis {
+        do {
+            let chosen = try Self.settings(preset: preset, settings)
             let audio = try loadSound(path)
             guard audio.frameCount > 0 else { throw CommandFailure(.dataError, "the sound holds no audio (0 frames)") }
             let analysis = audio.withUnsafeSamples {

@@ -95,7 +95,7 @@ final class StudioTransport {
     var isPlaying: Bool { (player != nil && !paused && state != nil) || comparing != nil }
 
     /// Pattern seconds of the player (the held position when none plays).
-    var position: Double { state?.seconds ?? heldPosition }
+    var position: Double { paused ? heldPosition : state?.seconds ?? heldPosition }
     var loopCount: Int { state?.loopCount ?? 0 }
     var duration: Double { (player as? ThrumPlayerState)?.duration ?? pattern?.duration ?? 0 }
 

@@ -33,10 +33,10 @@ THRUM = Path(os.environ.get("THRUM_BIN", REPOSITORY / ".build" / "debug" / "thru
 class Studio:
     """A `thrum studio ROOT --no-browser` process and plain HTTP requests to it."""
 
-    def __init__(self, root, *extra):
+    def __init__(self, root, *extra, env=None):
         self.root = Path(root)
         self.process = subprocess.Popen([str(THRUM), "studio", str(root), "--no-browser", *extra],
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         line = self.process.stdout.readline()
         match = re.fullmatch(r"Thrum Studio: http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{32})", line.strip())
         assert match, f"thrum studio printed {line!r}"
@@ -70,7 +70,7 @@ class Studio:
     def stop(self):
         self.process.terminate()
         try:
-            return self.process.wait(timeout=10)
+            return self.process.wait(timeout=30)
         except subprocess.TimeoutExpired:
             self.process.kill()
             return None
@@ -87,10 +87,20 @@ def root(tmp_path):
     return folder
 
 
+def simulated_card(folder):
+    """The environment that gives ALSA the project's simulated sound cards (Tools/simcard): real ALSA PCMs
+    paced by the clock like hardware, recording what they play to `folder`/NAME.capture."""
+    plugin = os.environ.get("THRUM_SIMCARD_PLUGIN") or subprocess.run(
+        [str(REPOSITORY / "Tools" / "simcard" / "build.sh")], check=True, capture_output=True, text=True).stdout.strip()
+    folder.mkdir(exist_ok=True)
+    return dict(os.environ, THRUM_SIMCARD_PLUGIN=plugin, THRUM_SIMCARD_DIR=str(folder),
+                ALSA_CONFIG_PATH=f"/usr/share/alsa/alsa.conf:{REPOSITORY / 'Tools' / 'simcard' / 'profiles.conf'}")
+
+
 @pytest.fixture
-def studio(root):
-    # ALSA's "null" device: a real ALSA PCM that discards what it gets, so the transport runs on any machine.
-    server = Studio(root, "--device", "null")
+def studio(root, tmp_path):
+    # sim_hda: 2 channels, S16/S32, played in real time (ALSA's "null" PCM would run as fast as it is fed).
+    server = Studio(root, "--device", "sim_hda", env=simulated_card(tmp_path / "card"))
     yield server
     assert server.stop() == 130, "thrum studio did not stop cleanly on SIGTERM"
 
@@ -353,9 +363,9 @@ def test_files_file_upload_devices_settings(studio, root):
     assert studio.call("PUT", "/api/file?path=dropped.wav", wav)[0] == 409
     assert studio.call("PUT", "/api/file?path=dropped.exe", wav)[0] == 400
     devices = studio.json("GET", "/api/devices")
-    assert devices["current"] == "null" and any(d["name"] == "null" for d in devices["devices"])
-    settings = studio.json("POST", "/api/settings", {"channels": "L,R,H", "profile": "lra"})
-    assert settings["channels"] == "L,R,H" and settings["profile"] == "lra" and settings["deviceError"] is None
+    assert devices["current"] == "sim_hda" and any(d["name"] == "sim_hda" for d in devices["devices"])
+    settings = studio.json("POST", "/api/settings", {"channels": "M,H", "profile": "lra"})
+    assert settings["channels"] == "M,H" and settings["profile"] == "lra" and settings["deviceError"] is None
     assert studio.call("POST", "/api/settings", {"channels": "Q"})[0] == 400
     missing = studio.json("POST", "/api/settings", {"device": "no-such-device-here"})
     assert missing["deviceError"]
