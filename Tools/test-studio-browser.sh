@@ -15,6 +15,8 @@ fi
 export THRUM_BIN
 started_pulse=0
 if [[ "${THRUM_PULSE_TESTS:-}" != "1" ]]; then
+    # A server of its own (not the one Tools/test.sh may be running), stopped at the end.
+    export THRUM_PULSE_RUNTIME="${THRUM_PULSE_RUNTIME:-/tmp/thrum-pulse-studio}"
     eval "$("$root/Tools/pulse-null-sink.sh" start)"
     started_pulse=1
 fi

@@ -32,8 +32,20 @@ export class Inspector {
 
   /** Redraws the list and the fields for `items`, the selection and the diagnostics by entry. */
   update(items, selection, selectedPoint, diagnosticsByEntry) {
+    // Rebuild only what changed, so a field being typed in is not replaced under the caret.
+    const listKey = JSON.stringify([items, [...selection], [...diagnosticsByEntry.keys()]]);
+    const chosenItems = items.filter((i) => selection.has(i.index));
+    const bodyKey = JSON.stringify([chosenItems, selectedPoint, chosenItems.map((i) => diagnosticsByEntry.get(i.index) ?? []), this.sounds, items.length > 0]);
+    if (listKey !== this.listKey) { this.listKey = listKey; this.updateList(items, selection, diagnosticsByEntry); }
+    if (bodyKey === this.bodyKey) return;
+    this.bodyKey = bodyKey;
     const active = document.activeElement;
     const focusedField = active && this.body.contains(active) ? active.dataset.field : null;
+    this.updateBody(items, selection, selectedPoint, diagnosticsByEntry);
+    if (focusedField) this.body.querySelector(`[data-field="${focusedField}"]`)?.focus();
+  }
+
+  updateList(items, selection, diagnosticsByEntry) {
     this.list.replaceChildren(...items.map((item) => {
       const option = document.createElement("option");
       option.value = String(item.index);
@@ -43,6 +55,9 @@ export class Inspector {
       return option;
     }));
     this.list.multiple = true;
+  }
+
+  updateBody(items, selection, selectedPoint, diagnosticsByEntry) {
     const chosen = items.filter((i) => selection.has(i.index));
     this.body.replaceChildren();
     if (chosen.length === 0) {
@@ -57,7 +72,6 @@ export class Inspector {
       const item = chosen[0];
       this.single(item, selectedPoint?.index === item.index ? selectedPoint.point : null, diagnosticsByEntry.get(item.index) ?? []);
     }
-    if (focusedField) this.body.querySelector(`[data-field="${focusedField}"]`)?.focus();
   }
 
   single(item, point, problems) {
@@ -140,6 +154,7 @@ export class Inspector {
     slider.addEventListener("input", () => { number.value = String(round(Number(slider.value))); change(Number(slider.value), false); });
     slider.addEventListener("change", () => change(Number(slider.value), true));
     number.addEventListener("change", () => {
+      if (number.value.trim() === "") return;  // an emptied field is not 0
       const v = Math.min(max, Math.max(min, Number(number.value)));
       if (Number.isFinite(v)) change(v, true);
     });
@@ -160,6 +175,7 @@ export class Inspector {
     number.value = String(round(value));
     number.dataset.field = field;
     number.addEventListener("change", () => {
+      if (number.value.trim() === "") return;
       const v = Number(number.value);
       if (Number.isFinite(v)) change(Math.min(max, Math.max(min, v)), true);
     });

@@ -125,6 +125,7 @@ export class AudioPanel {
     $("preset-select").addEventListener("change", () => this.choosePreset($("preset-select").value));
     $("analyze-button").addEventListener("click", () => this.analyse());
     $("analysis-play").addEventListener("click", () => this.adoptAndPlay());
+    $("analysis-save").addEventListener("click", () => this.adoptAndSave());
     $("audio-upload").addEventListener("change", () => {
       const file = $("audio-upload").files[0];
       if (file) this.upload(file).catch(hooks.fail);
@@ -229,17 +230,29 @@ export class AudioPanel {
     }
   }
 
-  /** Makes the analysis the document (one undo step) unless it already is, then plays it from the start. */
+  /** Makes the analysis the document (one undo step) unless it already is. */
+  async adopt() {
+    const key = JSON.stringify(this.request(true));
+    if (this.adoptedFor === key) return;
+    const reply = await this.api.analysis(this.request(true));
+    this.adoptedFor = key;
+    await this.hooks.adopted(reply);
+  }
+
+  /** Plays the sound with its haptics from the start, on the engine or in the browser. */
   async adoptAndPlay() {
     if (!this.sound) return;
     try {
-      const key = JSON.stringify(this.request(true));
-      if (this.adoptedFor !== key) {
-        const reply = await this.api.analysis(this.request(true));
-        this.adoptedFor = key;
-        await this.hooks.adopted(reply);
-      }
-      await this.api.transport({ action: "play", position: 0 });
+      await this.adopt();
+      await this.hooks.playFromStart();
+    } catch (error) { this.hooks.fail(error); }
+  }
+
+  async adoptAndSave() {
+    if (!this.sound) return;
+    try {
+      await this.adopt();
+      this.hooks.openSave(this.sound.path.replace(/\.[^./]+$/, "") + ".ahap");
     } catch (error) { this.hooks.fail(error); }
   }
 

@@ -82,7 +82,10 @@ const jsonView = new JsonView($("json-text"), $("json-gutter"), $("json-status")
 
 const transport = new Transport(api, state, timeline, { toast, fail, refreshStatus: () => refreshStatus() });
 const comparePanel = new ComparePanel(api, state, transport, { toast, fail });
-const audioPanel = new AudioPanel(api, state, { toast, fail, adopted: (reply) => afterServerChange(reply), openSave: (path) => openSave(path) });
+const audioPanel = new AudioPanel(api, state, {
+  toast, fail, adopted: (reply) => afterServerChange(reply), openSave: (path) => openSave(path),
+  playFromStart: async () => { await transport.seek(0, false); await transport.play(); },
+});
 
 // --- document flow -------------------------------------------------------------------------------------
 
@@ -104,7 +107,7 @@ function adoptText(text, { local = false } = {}) {
 }
 
 /** Redraws the timeline, inspector and readouts from `state`. */
-function redraw() {
+function redraw({ inspector: withInspector = true } = {}) {
   timeline.items = state.items;
   timeline.duration = model.durationOf(state.items, (path) => state.audioFiles.get(path)?.seconds ?? null);
   timeline.selection = state.selection;
@@ -112,7 +115,7 @@ function redraw() {
   timeline.diagnostics = new Map([...state.byEntry].map(([entry, list]) => [entry, list.some((d) => d.severity === "error") ? "error" : "warning"]));
   timeline.audioFiles = state.audioFiles;
   timeline.invalidate();
-  inspector.update(state.items, state.selection, state.selectedPoint, state.byEntry);
+  if (withInspector) inspector.update(state.items, state.selection, state.selectedPoint, state.byEntry);
   transport.showDuration(Math.max(timeline.duration, state.status?.duration ?? 0));
 }
 
@@ -161,7 +164,7 @@ function setDiagnostics(diagnostics) {
 /** An edit from a control: previewed while dragging (`final` false), sent to the server when released. */
 function edit(doc, final) {
   if (final) commit(doc);
-  else { state.doc = doc; state.items = model.itemsOf(doc); redraw(); }
+  else { state.doc = doc; state.items = model.itemsOf(doc); redraw({ inspector: false }); }  // keep the slider being dragged
 }
 
 /** A finished edit: becomes the document text and one PUT (one undo step on the server). */
@@ -471,6 +474,7 @@ function showMode(name) {
     $(panel).hidden = tab !== name;
   }
   $("main-edit").style.display = name === "edit" ? "" : "none";
+  document.documentElement.classList.toggle("mode-other", name !== "edit");
   if (name === "compare") comparePanel.refresh();
   if (name === "audio") audioPanel.show();
 }

@@ -34,6 +34,9 @@ def pulse_available():
     return os.environ.get("THRUM_PULSE_TESTS") == "1" and shutil.which("parec") is not None
 
 
+NO_DEVICE = "thrum-test-no-such-device"
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -112,8 +115,9 @@ BROKEN_AHAP = """{
 def studio(root):
     if not thrum_binary().exists():
         pytest.skip(f"no thrum binary at {thrum_binary()} (build it: swift build --product thrum, or set THRUM_BIN)")
-    # With the null sink the engine plays in real time into PulseAudio; without it ALSA's `null` device takes the samples.
-    server = Studio(root, "pulse" if pulse_available() else "null")
+    # With the null sink the engine plays in real time into PulseAudio. Without it the studio gets a device that does
+    # not exist, so the page auditions in the browser (ALSA's `null` PCM is not paced: its render thread would spin).
+    server = Studio(root, "pulse" if pulse_available() else NO_DEVICE)
     yield server
     server.stop()
 

@@ -15,7 +15,9 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 import png
-from conftest import VIEWPORT, pulse_available, thrum_binary, wait_for, Studio
+from conftest import NO_DEVICE, VIEWPORT, pulse_available, thrum_binary, wait_for, Studio
+
+needs_pulse = pytest.mark.skipif(not pulse_available(), reason="the engine needs a paced device: run Tools/test-studio-browser.sh (PulseAudio null sink)")
 
 
 def load(driver, studio):
@@ -47,6 +49,12 @@ def chord(driver, modifiers, key):
     for modifier in reversed(modifiers):
         chain = chain.key_up(modifier)
     chain.perform()
+
+
+def type_into(field, text):
+    """Replaces a field's text as a user does (select all, type) and presses Enter."""
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys(text, Keys.ENTER)
 
 
 def event_parameter(document, index, parameter):
@@ -102,6 +110,7 @@ def test_a_request_without_the_token_is_refused(studio):
     assert refusal.value.code == 401
 
 
+@needs_pulse
 def test_space_starts_playback_and_the_playhead_moves(studio, browser):
     load(browser, studio)
     open_pattern(browser, "heartbeat.ahap")
@@ -126,9 +135,7 @@ def test_an_intensity_edit_reaches_the_server_and_undo_restores_it(studio, brows
     load(browser, studio)
     open_pattern(browser, "heartbeat.ahap")
     Select(browser.find_element(By.ID, "entry-select")).select_by_index(1)
-    field = browser.find_element(By.CSS_SELECTOR, "input[aria-label='Intensity value']")
-    field.clear()
-    field.send_keys("0.3", Keys.ENTER)
+    type_into(browser.find_element(By.CSS_SELECTOR, "input[aria-label='Intensity value']"), "0.3")
     wait_for(lambda: event_parameter(studio.pattern(), 1, "HapticIntensity") == 0.3, message="the edit in GET /api/pattern")
     assert event_parameter(studio.pattern(), 0, "HapticIntensity") == 1.0, "the other transient is untouched"
     chord(browser, [Keys.CONTROL], "z")
@@ -141,9 +148,7 @@ def test_save_writes_a_file_thrum_check_passes(studio, browser, root):
     load(browser, studio)
     open_pattern(browser, "heartbeat.ahap")
     Select(browser.find_element(By.ID, "entry-select")).select_by_index(1)
-    field = browser.find_element(By.CSS_SELECTOR, "input[aria-label='Intensity value']")
-    field.clear()
-    field.send_keys("0.25", Keys.ENTER)
+    type_into(browser.find_element(By.CSS_SELECTOR, "input[aria-label='Intensity value']"), "0.25")
     wait_for(lambda: event_parameter(studio.pattern(), 1, "HapticIntensity") == 0.25, message="the edit")
     browser.find_element(By.ID, "save-button").click()
     path = browser.find_element(By.ID, "save-path")
@@ -162,9 +167,7 @@ def test_saving_over_a_file_changed_on_disk_asks_first(studio, browser, root):
     load(browser, studio)
     open_pattern(browser, "tap.ahap")
     Select(browser.find_element(By.ID, "entry-select")).select_by_index(0)
-    field = browser.find_element(By.CSS_SELECTOR, "input[aria-label='Intensity value']")
-    field.clear()
-    field.send_keys("0.2", Keys.ENTER)
+    type_into(browser.find_element(By.CSS_SELECTOR, "input[aria-label='Intensity value']"), "0.2")
     wait_for(lambda: studio.status()["dirty"], message="unsaved edits")
     outside = (root / "tap.ahap").read_text().replace("\"Version\"", "\"Version\"", 1) + "\n"
     (root / "tap.ahap").write_text(outside)  # another program saves the file
@@ -233,7 +236,7 @@ def test_every_control_has_a_name_and_the_page_fits_1280_by_720(studio, browser)
     assert outside == []
 
 
-@pytest.mark.skipif(not pulse_available(), reason="needs the PulseAudio null sink: run Tools/test-studio-browser.sh (Tools/pulse-null-sink.sh start)")
+@needs_pulse
 def test_sound_reaches_the_pulseaudio_null_sink(studio, browser, root, tmp_path):
     channels = studio.status()["channels"]
     oracle = tmp_path / "oracle.wav"
@@ -266,7 +269,7 @@ def test_sound_reaches_the_pulseaudio_null_sink(studio, browser, root, tmp_path)
 def test_without_a_device_the_page_auditions_in_the_browser(root, browser):
     if not thrum_binary().exists():
         pytest.skip(f"no thrum binary at {thrum_binary()}")
-    server = Studio(root, "no-such-device-for-the-test")
+    server = Studio(root, NO_DEVICE)
     try:
         assert server.status()["deviceError"], "the bogus device is reported"
         load(browser, server)
