@@ -89,7 +89,7 @@ def root(tmp_path):
 
 def simulated_card(folder):
     """The environment that gives ALSA the project's simulated sound cards (Tools/simcard): real ALSA PCMs
-    paced by the clock like hardware, recording what they play to `folder`/NAME.capture."""
+    paced by the clock like hardware, recording what they play to `folder`/NAME.raw."""
     plugin = os.environ.get("THRUM_SIMCARD_PLUGIN") or subprocess.run(
         [str(REPOSITORY / "Tools" / "simcard" / "build.sh")], check=True, capture_output=True, text=True).stdout.strip()
     folder.mkdir(exist_ok=True)
@@ -422,3 +422,56 @@ def test_pulseaudio_playback_reaches_the_null_sink(root, tmp_path):
         assert max(abs(s) for s in samples) > 0.05, "nothing audible reached the null sink"
     finally:
         server.stop()
+
+
+# An edit while looping is heard from the next loop pass, on the seam (the simulated card records every frame)
+
+def rising_edges(samples, rate, threshold=0.05, quiet=0.04):
+    """Frames where sound starts after at least `quiet` seconds below `threshold` (2 ms blocks, then the sample)."""
+    block, edges, silent = rate // 500, [], 10 ** 9
+    for start in range(0, len(samples) - block, block):
+        loud = max(abs(x) for x in samples[start:start + block]) > threshold
+        if loud and silent * block >= quiet * rate:
+            edges.append(start + next(i for i, x in enumerate(samples[start:start + block]) if abs(x) > threshold))
+        silent = 0 if loud else silent + 1
+    return edges
+
+
+def test_an_edit_while_looping_takes_over_at_the_loop_seam(root, tmp_path):
+    marker = {"Version": 1, "Pattern": [{"Event": {"Time": 0, "EventType": "HapticTransient", "EventParameters": [
+        {"ParameterID": "HapticIntensity", "ParameterValue": 1}, {"ParameterID": "HapticSharpness", "ParameterValue": 1}]}}]}
+    edited = json.loads(json.dumps(marker))
+    edited["Pattern"].append({"Event": {"Time": 0.2, "EventType": "HapticContinuous", "EventDuration": 0.15, "EventParameters": [
+        {"ParameterID": "HapticIntensity", "ParameterValue": 1}, {"ParameterID": "HapticSharpness", "ParameterValue": 0.5}]}})
+    (root / "seam.ahap").write_text(json.dumps(marker))
+    card = tmp_path / "card"
+    server = Studio(root, "--device", "sim_hda", "--channels", "H,H", env=simulated_card(card))
+    try:
+        server.json("POST", "/api/open", {"path": "seam.ahap"})
+        assert server.json("POST", "/api/transport", {"action": "play", "loop": True, "loopEnd": 0.5})["playing"]
+        time.sleep(1.3)
+        server.json("PUT", "/api/pattern", json.dumps(edited))
+        time.sleep(1.6)
+        assert server.json("GET", "/api/status")["playing"], "the edit stopped playback"
+        server.json("POST", "/api/transport", {"action": "stop"})
+    finally:
+        server.stop()
+    stats = (card / "sim_hda.stats").read_text()
+    width, scale = (2, 32768.0) if "S16_LE" in stats else (4, 2147483648.0)
+    raw = (card / "sim_hda.raw").read_bytes()
+    import array
+    samples = array.array("h" if width == 2 else "i")
+    samples.frombytes(raw[: len(raw) // (2 * width) * 2 * width])
+    left = [x / scale for x in samples[0::2]]
+    rate = 48000
+    edges = rising_edges(left, rate)
+    # Pass starts (the marker) every 0.5 s; after the edit, each pass also has the continuous event 0.2 s in.
+    continuous = [e for a, e in zip(edges, edges[1:]) if abs((e - a) - 0.2 * rate) < 0.01 * rate]
+    assert continuous, f"the edit was never heard (edges at {[round(e / rate, 3) for e in edges]})"
+    first = edges.index(continuous[0])
+    starts = edges[:first]
+    assert len(starts) >= 3, "the edit was heard before several passes of the old version had played"
+    gaps = [b - a for a, b in zip(starts, starts[1:])] + [edges[first - 1] - starts[-1]]
+    seam_gap = edges[first - 1] - edges[first - 2]
+    assert all(abs(g - 0.5 * rate) <= 0.002 * rate for g in gaps[:-1]), [g / rate for g in gaps]
+    assert abs(seam_gap - 0.5 * rate) <= 0.002 * rate, f"the new version started {seam_gap / rate:.4f} s after the last pass, not 0.5 s"
