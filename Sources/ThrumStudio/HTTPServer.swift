@@ -98,8 +98,11 @@ package protocol HTTPHandler: AnyObject, Sendable {
 /// A refusal carried as an error.
 package struct HTTPError: Error, Sendable {
     package var response: HTTPResponse
+    /// The one-line message of the answer's `error`.
+    package let message: String
     package init(_ status: Int, _ message: String, extra: [String: Any] = [:]) {
         response = .error(status, message, extra: extra)
+        self.message = message
     }
 }
 

@@ -42,9 +42,10 @@ package final class Studio: HTTPHandler, @unchecked Sendable {
         self.pageFolder = pageFolder
         self.settings = settings
         access = StudioAccess(token: token, host: "127.0.0.1", port: 0)
-        transport.open(try? toolbox.playOptions(settings, root: root.path))
-        if transport.engine == nil && transport.deviceError == nil {
-            transport.open(nil)
+        do {
+            transport.open(try toolbox.playOptions(settings, root: root.path))
+        } catch {
+            transport.fail((error as? HTTPError)?.message ?? "\(error)")
         }
     }
 

@@ -33,12 +33,19 @@ final class StudioTransport {
     /// (1/60 s each), so a tick always lands inside it.
     static let seamLead = 0.08
 
-    /// Opens the engine on the device of `options`; on failure the studio runs without one.
-    func open(_ options: CHHapticEngine.Options?) {
+    /// Runs without an engine because of `reason`.
+    func fail(_ reason: String) {
         stop()
         engine?.stop()
         engine = nil
-        guard let options else { return }
+        deviceError = reason
+    }
+
+    /// Opens the engine on the device of `options`; on failure the studio runs without one.
+    func open(_ options: CHHapticEngine.Options) {
+        stop()
+        engine?.stop()
+        engine = nil
         do {
             let engine = try CHHapticEngine(options: options)
             try engine.start()
