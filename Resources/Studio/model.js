@@ -159,24 +159,25 @@ export function effectiveColumns(items, start, secondsPerColumn, columns) {
   const intensity = new Float32Array(columns);
   const sharpness = new Float32Array(columns);
   const active = new Uint8Array(columns);
-  const haptic = items.filter((i) => i.kind === "event" && (i.type === "HapticTransient" || i.type === "HapticContinuous"));
+  const best = new Float32Array(columns).fill(-1);
   const controls = items.filter((i) => i.kind !== "event");
-  for (let column = 0; column < columns; column++) {
-    const from = start + column * secondsPerColumn;
-    const to = from + secondsPerColumn;
-    let best = -1;
-    for (const e of haptic) {
-      const end = e.type === "HapticTransient" ? e.time + 0.02 : e.time + e.duration;
-      if (end < from || e.time > to) continue;
-      const t = Math.min(Math.max(from, e.time), to);
+  // Each event fills only the columns it covers (a 30 s pattern with hundreds of events stays cheap).
+  for (const e of items) {
+    if (e.kind !== "event" || (e.type !== "HapticTransient" && e.type !== "HapticContinuous")) continue;
+    const end = e.type === "HapticTransient" ? e.time + 0.02 : e.time + e.duration;
+    const first = Math.max(0, Math.floor((e.time - start) / secondsPerColumn));
+    const last = Math.min(columns - 1, Math.floor((end - start) / secondsPerColumn));
+    for (let column = first; column <= last; column++) {
+      const from = start + column * secondsPerColumn;
+      const t = Math.min(Math.max(from, e.time), from + secondsPerColumn);
       const i = Math.min(Math.max(e.intensity * controlAt(controls, "HapticIntensityControl", t, 1), 0), 1);
-      if (i > best) {
-        best = i;
-        sharpness[column] = e.type === "HapticTransient" ? e.sharpness
-          : Math.min(Math.max(e.sharpness + controlAt(controls, "HapticSharpnessControl", t, 0), 0), 1);
-      }
+      if (i <= best[column]) continue;
+      best[column] = i;
+      intensity[column] = i;
+      active[column] = 1;
+      sharpness[column] = e.type === "HapticTransient" ? e.sharpness
+        : Math.min(Math.max(e.sharpness + controlAt(controls, "HapticSharpnessControl", t, 0), 0), 1);
     }
-    if (best >= 0) { intensity[column] = best; active[column] = 1; }
   }
   return { intensity, sharpness, active };
 }

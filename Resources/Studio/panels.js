@@ -145,8 +145,9 @@ export class AudioPanel {
       try {
         const reply = await this.api.presets();
         this.presets = reply.presets;
-        $("preset-select").replaceChildren(...Object.keys(this.presets).map((name) => new Option(name, name)));
-        this.choosePreset(Object.keys(this.presets)[0], false);
+        const names = Object.keys(this.presets).sort((a, b) => (b === "general") - (a === "general"));
+        $("preset-select").replaceChildren(...names.map((name) => new Option(name, name)));
+        this.choosePreset(names[0], false);
       } catch (error) { this.hooks.fail(error); return; }
     }
     if (!this.sound && $("audio-select").value) this.chooseSound($("audio-select").value);
@@ -272,7 +273,7 @@ export class AudioPanel {
       c.fillText("Choose a sound to analyse.", 16, 24);
       return;
     }
-    const seconds = Math.max(this.sound.seconds, 0.01);
+    const seconds = Math.max(this.sound.seconds, this.result?.duration ?? 0, 0.01);
     const columns = Math.floor(width);
     const peaks = columnPeaks(this.sound.samples, this.sound.sampleRate, 0, seconds / columns, columns);
     const mid = height / 2;

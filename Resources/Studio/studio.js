@@ -4,7 +4,6 @@
 
 import { StudioApi, ApiError } from "./api.js";
 import { decodeWav } from "./wav.js";
-import { spectrogram } from "./spectrogram.js";
 import * as model from "./model.js";
 import { Timeline } from "./timeline.js";
 import { Inspector } from "./inspector.js";
@@ -182,6 +181,7 @@ function putText(text) {
   state.putChain = state.putChain.then(async () => {
     try {
       const reply = await api.putPattern(text);
+      metrics.phases = { put: performance.now() - (metrics.editStart ?? performance.now()) };
       if (text !== state.text) return;  // a newer edit follows
       state.revision = reply.revision;
       state.playable = reply.playable;
@@ -240,6 +240,19 @@ async function openFile(path) {
 
 // --- render, audio files ------------------------------------------------------------------------------
 
+/** The spectrogram is computed in a worker; the newest render's image is drawn. */
+const spectrumWorker = new Worker("spectrogram-worker.js", { type: "module" });
+spectrumWorker.onmessage = (event) => {
+  const { sequence, image, secondsPerColumn } = event.data;
+  if (sequence !== state.renderSeq) return;
+  const canvas = document.createElement("canvas");
+  canvas.width = image.width;
+  canvas.height = image.height;
+  canvas.getContext("2d").putImageData(image, 0, 0);
+  timeline.spectrum = { canvas, secondsPerColumn };
+  timeline.invalidate();
+};
+
 /** Fetches the engine's render of the document (the newest request wins) and draws it. */
 async function requestRender(fit = false) {
   state.renderAbort?.abort();
@@ -255,9 +268,12 @@ async function requestRender(fit = false) {
   state.renderAbort = abort;
   const editStart = metrics.editStart;
   try {
+    const fetched = performance.now();
     const bytes = await api.render({ channels: "L,R,H" }, abort.signal);
     if (seq !== state.renderSeq) return;
+    const decoding = performance.now();
     const wav = decodeWav(bytes);
+    if (metrics.phases) Object.assign(metrics.phases, { render: decoding - fetched, decode: performance.now() - decoding, bytes: bytes.byteLength });
     const [L, R, H] = wav.channels;
     const render = { sampleRate: wav.sampleRate, channels: { L, R, H }, seconds: wav.frames / wav.sampleRate };
     timeline.render = render;
@@ -274,18 +290,9 @@ async function requestRender(fit = false) {
       }
       if (metrics.firstDraw === null) metrics.firstDraw = performance.now();
     }));
-    setTimeout(() => {
-      if (seq !== state.renderSeq) return;
-      const mono = new Float32Array(L.length);
-      for (let i = 0; i < mono.length; i++) mono[i] = (L[i] + (R ?? L)[i]) * 0.5;
-      const result = spectrogram(mono, wav.sampleRate);
-      const canvas = document.createElement("canvas");
-      canvas.width = result.image.width;
-      canvas.height = result.image.height;
-      canvas.getContext("2d").putImageData(result.image, 0, 0);
-      timeline.spectrum = { canvas, secondsPerColumn: result.secondsPerColumn };
-      timeline.invalidate();
-    }, 30);
+    const mono = new Float32Array(L.length);
+    for (let i = 0; i < mono.length; i++) mono[i] = (L[i] + (R ?? L)[i]) * 0.5;
+    spectrumWorker.postMessage({ sequence: seq, samples: mono, sampleRate: wav.sampleRate }, [mono.buffer]);
   } catch (error) {
     if (error.name === "AbortError") return;
     timeline.render = null;
@@ -547,7 +554,11 @@ document.addEventListener("drop", (e) => {
 
 api.addEventListener("hello", (e) => applyStatus(e.detail.status));
 api.addEventListener("status", (e) => applyStatus(e.detail));
-api.addEventListener("position", (e) => transport.onPosition(e.detail));
+api.addEventListener("position", (e) => {
+  metrics.positions = (metrics.positions ?? []).slice(-600);
+  metrics.positions.push([performance.now(), e.detail.position, e.detail.playing]);
+  transport.onPosition(e.detail);
+});
 api.addEventListener("document", async (e) => {
   const { revision, source } = e.detail;
   if (revision <= state.revision) return;
@@ -583,6 +594,7 @@ async function start() {
     api.connect();
     document.documentElement.classList.remove("studio-loading");
     document.documentElement.classList.add("studio-ready");
+    metrics.ready = performance.now();
   } catch (error) {
     fail(error);
     $("file-state").textContent = error.status === 401 ? "Not authorised: open the link `thrum studio` printed (it carries the token)." : error.message;

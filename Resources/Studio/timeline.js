@@ -46,6 +46,8 @@ export class Timeline {
     this.secondsPerPixel = 0.002;
     this.drag = null;
     this.pending = false;
+    this.staticCanvas = document.createElement("canvas");
+    this.staticDirty = true;
     this.width = 0;
     this.height = 0;
     this.colours = {};
@@ -111,10 +113,47 @@ export class Timeline {
     if (t > end || t < this.viewStart) { this.viewStart = t - this.plotWidth * this.secondsPerPixel * 0.1; this.invalidate(); }
   }
 
+  /** Schedules a full redraw (data, view or selection changed). */
   invalidate() {
+    this.staticDirty = true;
+    this.schedule();
+  }
+
+  /** Moves the playhead: only the playhead is drawn again, over the cached lanes. */
+  movePlayhead(t) {
+    if (t === this.position) return;
+    this.position = t;
+    this.schedule();
+  }
+
+  schedule() {
     if (this.pending) return;
     this.pending = true;
     requestAnimationFrame(() => { this.pending = false; this.draw(); });
+  }
+
+  /** Draws the cached lanes (redrawn into an offscreen canvas when dirty), then the playhead. */
+  draw() {
+    if (!this.width) return;
+    const screen = this.context;
+    if (this.staticDirty || this.staticCanvas.width !== this.canvas.width || this.staticCanvas.height !== this.canvas.height) {
+      this.staticCanvas.width = this.canvas.width;
+      this.staticCanvas.height = this.canvas.height;
+      this.context = this.staticCanvas.getContext("2d");
+      try { this.drawStatic(); } finally { this.context = screen; }
+      this.staticDirty = false;
+    }
+    screen.setTransform(1, 0, 0, 1, 0, 0);
+    screen.drawImage(this.staticCanvas, 0, 0);
+    screen.setTransform(this.ratio, 0, 0, this.ratio, 0, 0);
+    const ruler = this.rulerLane ?? { y: 16 };
+    const px = Math.round(this.x(this.position)) + 0.5;
+    if (px < GUTTER || px > this.width) return;
+    screen.strokeStyle = this.colours["--playhead"];
+    screen.lineWidth = 1;
+    screen.beginPath(); screen.moveTo(px, ruler.y); screen.lineTo(px, this.bottom ?? this.height); screen.stroke();
+    screen.fillStyle = this.colours["--playhead"];
+    screen.beginPath(); screen.moveTo(px - 6, ruler.y); screen.lineTo(px + 6, ruler.y); screen.lineTo(px, ruler.y + 8); screen.closePath(); screen.fill();
   }
 
   /** The lanes, top to bottom, with their y and height in CSS pixels. */
@@ -145,7 +184,7 @@ export class Timeline {
 
   // --- drawing ---------------------------------------------------------------------------------------
 
-  draw() {
+  drawStatic() {
     const c = this.context;
     const k = this.colours;
     c.setTransform(this.ratio, 0, 0, this.ratio, 0, 0);
@@ -154,6 +193,8 @@ export class Timeline {
     const lanes = this.lanes();
     const ticks = this.ticks();
     const bottom = lanes[lanes.length - 1].y + lanes[lanes.length - 1].height;
+    this.rulerLane = lanes[1];
+    this.bottom = bottom;
     lanes.forEach((lane, n) => {
       if (lane.key === "loop" || lane.key === "ruler") return;
       c.fillStyle = n % 2 ? "rgba(255,255,255,0.018)" : "rgba(255,255,255,0.0)";
@@ -182,13 +223,6 @@ export class Timeline {
     c.rect(GUTTER, 0, this.plotWidth + RIGHT, this.height);
     c.clip();
     for (const lane of lanes) this.drawLane(lane, ticks);
-    // playhead
-    const px = Math.round(this.x(this.position)) + 0.5;
-    c.strokeStyle = k["--playhead"];
-    c.lineWidth = 1;
-    c.beginPath(); c.moveTo(px, lanes[1].y); c.lineTo(px, bottom); c.stroke();
-    c.fillStyle = k["--playhead"];
-    c.beginPath(); c.moveTo(px - 6, lanes[1].y); c.lineTo(px + 6, lanes[1].y); c.lineTo(px, lanes[1].y + 8); c.closePath(); c.fill();
     c.restore();
     // gutter labels
     c.fillStyle = k["--panel"];

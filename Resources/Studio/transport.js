@@ -55,9 +55,8 @@ export class Transport {
     const t = this.position;
     if (this.mode === "browser" && this.playing !== this.audition.playing) this.showPlaying(this.audition.playing);
     if (t !== this.timeline.position) {
-      this.timeline.position = t;
+      this.timeline.movePlayhead(t);
       if (this.playing) this.timeline.follow(t);
-      this.timeline.invalidate();
     }
     $("position-readout").textContent = `${t.toFixed(3)} s`;
     requestAnimationFrame(() => this.frame());
@@ -189,8 +188,7 @@ export class Transport {
   async seek(t, scrubbing) {
     if (this.mode === "browser") { this.audition.seek(t); return; }
     this.engineAnchor = { position: t, at: performance.now() };
-    this.timeline.position = t;
-    this.timeline.invalidate();
+    this.timeline.movePlayhead(t);
     if (this.seekBusy) { this.seekNext = t; return; }
     this.seekBusy = true;
     await this.send({ action: "seek", position: t });
