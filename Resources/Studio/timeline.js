@@ -332,7 +332,7 @@ export class Timeline {
     const c = this.context;
     const k = this.colours;
     const colour = k[lane.colour];
-    const top = lane.y + 6, base = lane.y + lane.height - 5, h = base - top;
+    const top = lane.y + (lane.key === "HapticTransient" ? 9 : 6), base = lane.y + lane.height - 5, h = base - top;
     for (const item of this.items) {
       if (item.kind !== "event" || item.type !== lane.key) continue;
       const dt = this.shifted(item);
