@@ -80,6 +80,7 @@ const jsonView = new JsonView($("json-text"), $("json-gutter"), $("json-status")
 });
 
 const transport = new Transport(api, state, timeline, { toast, fail, refreshStatus: () => refreshStatus() });
+window.studio.timeline = timeline;  // for the browser tests: where lanes and times are on the canvas
 const comparePanel = new ComparePanel(api, state, transport, { toast, fail });
 const audioPanel = new AudioPanel(api, state, {
   toast, fail, adopted: (reply) => afterServerChange(reply), openSave: (path) => openSave(path),

@@ -277,3 +277,80 @@ def test_without_a_device_the_page_auditions_in_the_browser(root, browser):
         wait_for(lambda: "Browser audition" in browser.find_element(By.ID, "output-summary").text, message="the browser audition")
     finally:
         server.stop()
+
+
+def lane_point(driver, key, t, fraction=0.5):
+    """Viewport coordinates of time `t` in the lane `key`, `fraction` of the way down it."""
+    return driver.execute_script("""
+        const timeline = window.studio.timeline, lane = timeline.lanes().find(l => l.key === arguments[0]);
+        const box = document.getElementById('timeline').getBoundingClientRect();
+        return [Math.round(box.left + timeline.x(arguments[1])), Math.round(box.top + lane.y + lane.height * arguments[2])];""", key, t, fraction)
+
+
+def pointer(driver):
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
+    from selenium.webdriver.common.actions.interaction import POINTER_MOUSE
+    return ActionBuilder(driver, mouse=PointerInput(POINTER_MOUSE, "mouse"))
+
+
+def drag(driver, start, end):
+    actions = pointer(driver)
+    actions.pointer_action.move_to_location(*start).pointer_down()
+    for step in range(1, 6):
+        actions.pointer_action.move_to_location(start[0] + (end[0] - start[0]) * step // 5, start[1] + (end[1] - start[1]) * step // 5)
+    actions.pointer_action.pointer_up()
+    actions.perform()
+
+
+def test_timeline_gestures_move_add_and_delete_events(studio, browser, root):
+    load(browser, studio)
+    open_pattern(browser, "heartbeat.ahap")
+    times = lambda: [e["Event"]["Time"] for e in studio.pattern()["Pattern"] if "Event" in e]
+    assert times() == [0.0, 0.14]
+    # Drag the second transient 0.2 s later (to within a pixel's worth of time).
+    seconds_per_pixel = browser.execute_script("return window.studio.timeline.secondsPerPixel")
+    start = lane_point(browser, "HapticTransient", 0.14, 0.8)
+    end = lane_point(browser, "HapticTransient", 0.34, 0.8)
+    drag(browser, start, end)
+    wait_for(lambda: len(times()) == 2 and abs(times()[1] - 0.34) <= 2 * seconds_per_pixel, message="the dragged transient in GET /api/pattern")
+    # Double-click the empty continuous lane at 0.5 s: a HapticContinuous event appears there.
+    x, y = lane_point(browser, "HapticContinuous", 0.5)
+    actions = pointer(browser)
+    actions.pointer_action.move_to_location(x, y).double_click()
+    actions.perform()
+    added = lambda: [e["Event"] for e in studio.pattern()["Pattern"] if e.get("Event", {}).get("EventType") == "HapticContinuous"]
+    wait_for(lambda: len(added()) == 1 and abs(added()[0]["Time"] - 0.5) <= 2 * seconds_per_pixel, message="the added event")
+    # It is selected: Delete removes it again.
+    press(browser, Keys.DELETE)
+    wait_for(lambda: added() == [], message="Delete to remove the event")
+    assert len(times()) == 2
+
+
+def test_a_loop_region_dragged_on_the_loop_strip_reaches_the_engine(studio, browser):
+    load(browser, studio)
+    open_pattern(browser, "heartbeat.ahap")
+    seconds_per_pixel = browser.execute_script("return window.studio.timeline.secondsPerPixel")
+    drag(browser, lane_point(browser, "loop", 0.2), lane_point(browser, "loop", 0.6))
+    status = wait_for(lambda: (s := studio.status())["loop"] and s, message="the loop region")
+    assert abs(status["loopStart"] - 0.2) <= 2 * seconds_per_pixel
+    assert abs(status["loopEnd"] - 0.6) <= 2 * seconds_per_pixel
+    assert browser.find_element(By.ID, "loop-button").get_attribute("aria-pressed") == "true"
+
+
+def test_editing_the_json_text_replaces_the_document(studio, browser):
+    load(browser, studio)
+    open_pattern(browser, "heartbeat.ahap")
+    browser.find_element(By.ID, "side-tab-json").click()
+    text = browser.find_element(By.ID, "json-text")
+    value = text.get_attribute("value")
+    assert '"ParameterValue": 0.6' in value
+    # Select the 0.6 of the second transient and type over it, as a user does.
+    start = value.index('"ParameterValue": 0.6') + len('"ParameterValue": ')
+    browser.execute_script("arguments[0].focus(); arguments[0].setSelectionRange(arguments[1], arguments[2])", text, start, start + 3)
+    text.send_keys("0.45")
+    wait_for(lambda: event_parameter(studio.pattern(), 1, "HapticIntensity") == 0.45, message="the typed value in GET /api/pattern")
+    # A syntax error is kept for editing and reported with its line.
+    text.send_keys(",,")
+    wait_for(lambda: studio.status()["playable"] is False, message="the broken text to be refused for playing")
+    wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#json-gutter .error"), message="the error line marked")
