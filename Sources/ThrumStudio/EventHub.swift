@@ -9,9 +9,6 @@ package final class EventHub: @unchecked Sendable {
 
     package init() {}
 
-    /// Open connections.
-    package var count: Int { lock.withLock { clients.count } }
-
     /// Adds `client` and sends it `greeting` first.
     func add(_ client: WebSocketClient, greeting: [String: Any]) {
         let text = Self.text(greeting)

@@ -60,7 +60,8 @@ package struct StudioRoot: Sendable {
 
     /// `absolute` relative to the root, when inside it.
     package func relative(_ absolute: String) -> String? {
-        guard let real = Self.realPath(absolute) ?? Optional(absolute), contains(real), real != path else { return nil }
+        let real = Self.realPath(absolute) ?? absolute
+        guard contains(real), real != path else { return nil }
         return String(real.dropFirst(path == "/" ? 1 : path.count + 1))
     }
 

@@ -29,6 +29,9 @@ final class StudioTransport {
     /// The compare run: each export's players and engine times.
     private var compareRun: [(export: String, players: [any CHHapticAdvancedPatternPlayer], start: Double, end: Double)] = []
 
+    /// Seconds without a player after which the engine closes the device.
+    static let idleSeconds = 10.0
+
     /// How far ahead of a loop seam the next pass is scheduled, in engine seconds: several position ticks
     /// (1/60 s each), so a tick always lands inside it.
     static let seamLead = 0.08
@@ -47,8 +50,13 @@ final class StudioTransport {
         engine?.stop()
         engine = nil
         do {
+            var options = options
+            options.idleTimeout = Self.idleSeconds
             let engine = try CHHapticEngine(options: options)
             try engine.start()
+            // Idle, the engine closes the device (no CPU, the card free for other programs); a play reopens
+            // it. Set once running, so the engine's housekeeping times the deadline from now.
+            engine.isAutoShutdownEnabled = true
             self.engine = engine
             deviceError = nil
         } catch {

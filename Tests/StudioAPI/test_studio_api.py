@@ -475,3 +475,17 @@ def test_an_edit_while_looping_takes_over_at_the_loop_seam(root, tmp_path):
     seam_gap = edges[first - 1] - edges[first - 2]
     assert all(abs(g - 0.5 * rate) <= 0.002 * rate for g in gaps[:-1]), [g / rate for g in gaps]
     assert abs(seam_gap - 0.5 * rate) <= 0.002 * rate, f"the new version started {seam_gap / rate:.4f} s after the last pass, not 0.5 s"
+
+
+def test_play_after_the_idle_engine_closed_the_device(root, tmp_path):
+    card = tmp_path / "card"
+    server = Studio(root, "--device", "sim_hda", env=simulated_card(card))
+    try:
+        server.json("POST", "/api/open", {"path": "heartbeat.ahap"})
+        time.sleep(11)  # the studio closes an idle device after 10 s
+        assert "starts=1" in (card / "sim_hda.stats").read_text(), "the idle device was not closed"
+        assert server.json("POST", "/api/transport", {"action": "play"})["playing"]
+        time.sleep(0.5)
+        assert server.json("GET", "/api/status")["position"] > 0.2
+    finally:
+        server.stop()
