@@ -275,6 +275,16 @@ def test_without_a_device_the_page_auditions_in_the_browser(root, browser):
         load(browser, server)
         open_pattern(browser, "heartbeat.ahap")
         wait_for(lambda: "Browser audition" in browser.find_element(By.ID, "output-summary").text, message="the browser audition")
+        # Space plays the engine's render with WebAudio: the playhead moves although the server plays nothing.
+        press(browser, "l")
+        press(browser, Keys.SPACE)
+        readout = lambda: float(browser.find_element(By.ID, "position-readout").text.split()[0])
+        seen = {readout()}
+        for _ in range(8):
+            time.sleep(0.1)
+            seen.add(readout())
+        assert len(seen) >= 3, f"the browser audition's playhead did not move: {sorted(seen)}"
+        assert server.status()["playing"] is False
     finally:
         server.stop()
 
