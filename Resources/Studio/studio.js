@@ -498,8 +498,9 @@ document.addEventListener("keydown", (event) => {
   const typing = isTextField(event.target);
   const control = event.ctrlKey || event.metaKey;
   if (event.key === "Escape") { transport.stopAll(); return; }
-  if (typing) return;
   const key = event.key;
+  const sliderKey = event.target.type === "range" && /^(Home|End|Page|Arrow)/.test(key);  // a slider's own keys
+  if (typing || sliderKey) return;
   if (control && (key === "z" || key === "Z")) { event.preventDefault(); event.shiftKey ? redo() : undo(); return; }
   if (control && (key === "y" || key === "Y")) { event.preventDefault(); redo(); return; }
   if (control && (key === "s" || key === "S")) { event.preventDefault(); openSave(); return; }

@@ -364,3 +364,53 @@ def test_editing_the_json_text_replaces_the_document(studio, browser):
     text.send_keys(",,")
     wait_for(lambda: studio.status()["playable"] is False, message="the broken text to be refused for playing")
     wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#json-gutter .error"), message="the error line marked")
+
+
+def test_rate_and_output_settings_reach_the_engine(studio, browser):
+    load(browser, studio)
+    open_pattern(browser, "heartbeat.ahap")
+    slider = browser.find_element(By.ID, "rate-slider")
+    slider.send_keys(Keys.HOME)  # the slider's minimum: 2^-2 = 0.25×
+    wait_for(lambda: abs(studio.status()["rate"] - 0.25) < 1e-9, message="the rate slider's minimum to reach the engine")
+    assert browser.find_element(By.ID, "rate-readout").text == "0.25×"
+    browser.find_element(By.ID, "output-button").click()
+    channels = browser.find_element(By.ID, "channels-input")
+    wait_for(lambda: channels.get_attribute("value") == studio.status()["channels"], message="the dialog to show the settings")
+    type_into(channels, "M,H")  # Enter submits the dialog
+    wait_for(lambda: studio.status()["channels"] == "M,H", message="the channel map to reach the engine")
+
+
+def test_compare_lists_each_export_with_its_losses_and_plays_them(studio, browser):
+    expected = None
+    load(browser, studio)
+    open_pattern(browser, "click-with-sound.ahap")
+    expected = studio.json("GET", "/api/compare")["exports"]
+    browser.find_element(By.ID, "tab-compare").click()
+    cards = wait_for(lambda: len(c := browser.find_elements(By.CSS_SELECTOR, "#compare-list > li")) == len(expected) and c, message="the export cards")
+    for card, export in zip(cards, expected):
+        assert export["label"] in card.text
+        listed = card.find_elements(By.CSS_SELECTOR, "ul > li")
+        assert len(listed) == len(export["losses"]), f"{export['export']}: {card.text}"
+    if pulse_available():
+        browser.find_element(By.ID, "compare-all").click()
+        wait_for(lambda: studio.status()["playing"], message="the compare run to play")
+        ActionChains(browser).send_keys(Keys.ESCAPE).perform()
+        wait_for(lambda: not studio.status()["playing"], message="Esc to stop everything")
+
+
+def test_from_audio_analyses_a_sound_and_makes_it_the_document(studio, browser):
+    load(browser, studio)
+    browser.find_element(By.ID, "tab-audio").click()
+    Select(browser.find_element(By.ID, "audio-select")).select_by_value("click.wav")
+    wait_for(lambda: "transients" in browser.find_element(By.ID, "analysis-status").text, timeout=30, message="the analysis")
+    # A setting changed: the analysis runs again by itself.
+    before = browser.find_element(By.ID, "analysis-status").text
+    browser.find_element(By.ID, "analysis-onsetSensitivity").send_keys(Keys.HOME)  # sensitivity 0: no onsets
+    wait_for(lambda: browser.find_element(By.ID, "analysis-status").text.startswith("0 transients"), timeout=30,
+             message=f"a re-analysis with no onsets (was: {before})")
+    browser.find_element(By.ID, "analysis-play").click()
+    document = wait_for(lambda: (d := studio.pattern()) and any(e.get("Event", {}).get("EventType") == "AudioCustom" for e in d["Pattern"]) and d,
+                        timeout=30, message="the analysis as the document")
+    audio = [e["Event"] for e in document["Pattern"] if e.get("Event", {}).get("EventType") == "AudioCustom"]
+    assert audio[0]["EventWaveformPath"].endswith("click.wav")
+    assert not any(e.get("Event", {}).get("EventType") == "HapticTransient" for e in document["Pattern"])
