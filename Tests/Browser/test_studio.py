@@ -414,3 +414,20 @@ def test_from_audio_analyses_a_sound_and_makes_it_the_document(studio, browser):
     audio = [e["Event"] for e in document["Pattern"] if e.get("Event", {}).get("EventType") == "AudioCustom"]
     assert audio[0]["EventWaveformPath"].endswith("click.wav")
     assert not any(e.get("Event", {}).get("EventType") == "HapticTransient" for e in document["Pattern"])
+
+
+def test_dragging_a_curve_point_changes_its_time_and_value(studio, browser, root):
+    curve = json.loads((root / "parameter-curve.ahap").read_text())["Pattern"][1]["ParameterCurve"]
+    assert curve["ParameterCurveControlPoints"][1] == {"Time": 0.5, "ParameterValue": 1.0}
+    load(browser, studio)
+    open_pattern(browser, "parameter-curve.ahap")
+    lane = browser.execute_script("const l = window.studio.timeline.lanes().find(l => l.key === 'curve:HapticIntensityControl');"
+                                  "return [l.y + 6, l.y + l.height - 6]")  # the value axis: 1 at the top, 0 at the bottom
+    seconds_per_pixel = browser.execute_script("return window.studio.timeline.secondsPerPixel")
+    value_per_pixel = 1 / (lane[1] - lane[0])
+    drag(browser, lane_point(browser, "curve:HapticIntensityControl", 0.5, (6 / (lane[1] - lane[0] + 12))),
+         lane_point(browser, "curve:HapticIntensityControl", 0.7, 0.5))
+    point = lambda: studio.pattern()["Pattern"][1]["ParameterCurve"]["ParameterCurveControlPoints"][1]
+    wait_for(lambda: point()["Time"] != 0.5, message="the dragged point in GET /api/pattern")
+    assert abs(point()["Time"] - 0.7) <= 2 * seconds_per_pixel
+    assert abs(point()["ParameterValue"] - 0.5) <= 3 * value_per_pixel
