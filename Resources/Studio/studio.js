@@ -205,12 +205,25 @@ async function afterServerChange(reply) {
   adoptText(text);
   if (reply?.diagnostics) setDiagnostics(reply.diagnostics);
   else {
-    const check = await api.putPattern(text);  // an equal body changes nothing; its answer has the diagnostics
-    state.playable = check.playable;
-    setDiagnostics(check.diagnostics);
+    const check = await currentDiagnostics(text, revision);
+    if (check) { state.playable = check.playable; setDiagnostics(check.diagnostics); }
   }
   requestRender();
   refreshStatus();
+}
+
+/**
+ * The diagnostics of the server's document (`GET /api/diagnostics`). A server without that endpoint is asked
+ * with a PUT of the same text (an equal body changes nothing), only while the revision is still the one read.
+ */
+async function currentDiagnostics(text, revision) {
+  try {
+    return await api.json("GET", "/api/diagnostics");
+  } catch (error) {
+    if (error.status !== 404) throw error;
+  }
+  if ((await api.status()).revision !== revision) return null;
+  return api.putPattern(text);
 }
 
 async function undo() {

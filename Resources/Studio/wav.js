@@ -51,8 +51,10 @@ export function decodeWav(buffer) {
   const frames = Math.floor(dataBytes / (bytesPerSample * channelCount));
   const channels = Array.from({ length: channelCount }, () => new Float32Array(frames));
   if (code === FORMAT_FLOAT && bits === 32) {
-    // Fast path: copy into an aligned array once, then de-interleave.
-    const interleaved = new Float32Array(buffer.slice(dataOffset, dataOffset + frames * channelCount * 4));
+    // Fast path: read the data in place when it is 4-byte aligned (else copy once), then de-interleave.
+    const count = frames * channelCount;
+    const interleaved = dataOffset % 4 === 0 ? new Float32Array(buffer, dataOffset, count)
+      : new Float32Array(buffer.slice(dataOffset, dataOffset + count * 4));
     deinterleave(interleaved, channels, frames);
   } else if (code === FORMAT_FLOAT && bits === 64) {
     const interleaved = new Float64Array(buffer.slice(dataOffset, dataOffset + frames * channelCount * 8));
