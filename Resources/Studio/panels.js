@@ -235,7 +235,7 @@ export class AudioPanel {
   async adopt() {
     const key = JSON.stringify(this.request(true));
     if (this.adoptedFor === key) return;
-    const reply = await this.api.analysis(this.request(true));
+    const reply = await this.hooks.own(this.api.analysis(this.request(true)));
     this.adoptedFor = key;
     await this.hooks.adopted(reply);
   }

@@ -10,6 +10,10 @@ import { Inspector } from "./inspector.js";
 import { JsonView } from "./jsonview.js";
 import { Transport } from "./transport.js";
 import { ComparePanel, AudioPanel } from "./panels.js";
+import { SaveDialog } from "./save.js";
+import { renderProblems } from "./problems.js";
+import { installKeyboard } from "./keyboard.js";
+import { RenderPipeline } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -21,7 +25,7 @@ const api = new StudioApi(token);
 const state = {
   file: null, format: "ahap", text: "", doc: null, items: [], revision: 0, playable: false,
   diagnostics: [], byEntry: new Map(), selection: new Set(), selectedPoint: null,
-  status: null, files: [], pendingPuts: 0, putChain: Promise.resolve(), renderSeq: 0, renderAbort: null,
+  status: null, files: [], ownRequests: 0, deferredEvent: null, putChain: Promise.resolve(),
   audioFiles: new Map(), nudgeTimer: null,
 };
 /** Timings the benchmark and the browser tests read. */
@@ -83,7 +87,7 @@ const transport = new Transport(api, state, timeline, { toast, fail, refreshStat
 window.studio.timeline = timeline;  // for the browser tests: where lanes and times are on the canvas
 const comparePanel = new ComparePanel(api, state, transport, { toast, fail });
 const audioPanel = new AudioPanel(api, state, {
-  toast, fail, adopted: (reply) => afterServerChange(reply), openSave: (path) => openSave(path),
+  toast, fail, own: (promise) => own(promise), adopted: (reply) => afterServerChange(reply), openSave: (path) => openSave(path),
   playFromStart: async () => { await transport.seek(0, false); await transport.play(); },
 });
 
@@ -134,30 +138,10 @@ function setDiagnostics(diagnostics) {
   badge.hidden = state.diagnostics.length === 0;
   badge.textContent = String(state.diagnostics.length);
   badge.className = "badge" + (errors ? "" : " warn");
-  const list = $("problem-list");
-  list.replaceChildren();
-  if (state.diagnostics.length === 0) {
-    const li = document.createElement("li");
-    li.className = "empty";
-    li.textContent = "No problems: the checker (as `thrum check`) found nothing.";
-    list.append(li);
-  }
-  for (const d of state.diagnostics) {
-    const li = document.createElement("li");
-    const b = document.createElement("button");
-    b.type = "button";
-    b.innerHTML = `<span class="sev ${d.severity}"></span><span class="msg"></span><span class="where"></span>`;
-    b.querySelector(".sev").textContent = d.severity;
-    b.querySelector(".msg").textContent = d.message + (d.suggestion ? ` — ${d.suggestion}` : "");
-    b.querySelector(".where").textContent = `${d.line ? `line ${d.line}:${d.column ?? 1} · ` : ""}${d.path ?? ""}`;
-    b.setAttribute("aria-label", `${d.severity}: ${d.message}${d.line ? `, line ${d.line} column ${d.column ?? 1}` : ""}`);
-    b.addEventListener("click", () => {
-      if (d.entry !== null && d.entry !== undefined) select([d.entry], null, false);
-      if (d.line) { showSideTab("json"); jsonView.reveal(d.line, d.column); }
-    });
-    li.append(b);
-    list.append(li);
-  }
+  renderProblems($("problem-list"), state.diagnostics, (d) => {
+    if (d.entry !== null && d.entry !== undefined) select([d.entry], null, false);
+    if (d.line) { showSideTab("json"); jsonView.reveal(d.line, d.column); }
+  });
   redraw();
 }
 
@@ -178,10 +162,9 @@ function commit(doc) {
 
 /** Sends `text` to the server (in order), then shows its diagnostics and the new render. */
 function putText(text) {
-  state.pendingPuts += 1;
   state.putChain = state.putChain.then(async () => {
     try {
-      const reply = await api.putPattern(text);
+      const reply = await own(api.putPattern(text));
       metrics.phases = { put: performance.now() - (metrics.editStart ?? performance.now()) };
       if (text !== state.text) return;  // a newer edit follows
       state.revision = reply.revision;
@@ -191,14 +174,13 @@ function putText(text) {
       refreshStatus();
     } catch (error) {
       fail(error);
-    } finally {
-      state.pendingPuts -= 1;
     }
   });
 }
 
 /** After undo, redo, analysis or a change made elsewhere: fetch the server's text and show it. */
 async function afterServerChange(reply) {
+  if (reply?.revision) state.revision = Math.max(state.revision, reply.revision);
   const { text, revision } = await api.pattern();
   state.revision = Math.max(state.revision, revision || reply?.revision || 0);
   if (reply && "playable" in reply) state.playable = reply.playable;
@@ -227,15 +209,15 @@ async function currentDiagnostics(text, revision) {
 }
 
 async function undo() {
-  try { await afterServerChange(await api.undo()); } catch (error) { if (error.status === 409) toast("Nothing to undo."); else fail(error); }
+  try { await afterServerChange(await own(api.undo())); } catch (error) { if (error.status === 409) toast("Nothing to undo."); else fail(error); }
 }
 async function redo() {
-  try { await afterServerChange(await api.redo()); } catch (error) { if (error.status === 409) toast("Nothing to redo."); else fail(error); }
+  try { await afterServerChange(await own(api.redo())); } catch (error) { if (error.status === 409) toast("Nothing to redo."); else fail(error); }
 }
 
 async function openFile(path) {
   try {
-    const reply = await api.open(path);
+    const reply = await own(api.open(path));
     state.selection = new Set();
     state.selectedPoint = null;
     state.file = reply.file;
@@ -254,66 +236,9 @@ async function openFile(path) {
 
 // --- render, audio files ------------------------------------------------------------------------------
 
-/** The spectrogram is computed in a worker; the newest render's image is drawn. */
-const spectrumWorker = new Worker("spectrogram-worker.js", { type: "module" });
-spectrumWorker.onmessage = (event) => {
-  const { sequence, image, secondsPerColumn } = event.data;
-  if (sequence !== state.renderSeq) return;
-  const canvas = document.createElement("canvas");
-  canvas.width = image.width;
-  canvas.height = image.height;
-  canvas.getContext("2d").putImageData(image, 0, 0);
-  timeline.spectrum = { canvas, secondsPerColumn };
-  timeline.invalidate();
-};
-
-/** Fetches the engine's render of the document (the newest request wins) and draws it. */
-async function requestRender(fit = false) {
-  state.renderAbort?.abort();
-  if (!state.playable) {
-    timeline.render = null;
-    timeline.spectrum = null;
-    timeline.renderNote = state.text ? "the document has errors: not rendered (see Problems)" : "no document";
-    timeline.invalidate();
-    return;
-  }
-  const seq = ++state.renderSeq;
-  const abort = new AbortController();
-  state.renderAbort = abort;
-  const editStart = metrics.editStart;
-  try {
-    const fetched = performance.now();
-    const bytes = await api.render({ channels: "L,R,H" }, abort.signal);
-    if (seq !== state.renderSeq) return;
-    const decoding = performance.now();
-    const wav = decodeWav(bytes);
-    if (metrics.phases) Object.assign(metrics.phases, { render: decoding - fetched, decode: performance.now() - decoding, bytes: bytes.byteLength });
-    const [L, R, H] = wav.channels;
-    const render = { sampleRate: wav.sampleRate, channels: { L, R, H }, seconds: wav.frames / wav.sampleRate };
-    timeline.render = render;
-    timeline.spectrum = null;
-    if (fit) timeline.fit();
-    timeline.invalidate();
-    transport.setRender(render);
-    metrics.renders += 1;
-    requestAnimationFrame(() => requestAnimationFrame(() => {
-      // Two frames: the one that drew the waveform has been presented.
-      if (editStart !== undefined && metrics.editStart === editStart) {
-        metrics.editToWave.push(performance.now() - editStart);
-        metrics.editStart = undefined;
-      }
-      if (metrics.firstDraw === null) metrics.firstDraw = performance.now();
-    }));
-    const mono = new Float32Array(L.length);
-    for (let i = 0; i < mono.length; i++) mono[i] = (L[i] + (R ?? L)[i]) * 0.5;
-    spectrumWorker.postMessage({ sequence: seq, samples: mono, sampleRate: wav.sampleRate }, [mono.buffer]);
-  } catch (error) {
-    if (error.name === "AbortError") return;
-    timeline.render = null;
-    timeline.renderNote = `not rendered: ${error.message}`;
-    timeline.invalidate();
-  }
-}
+const renderer = new RenderPipeline(api, timeline, transport, metrics);
+/** Fetches and draws the engine's render of the document (`fit`: zoom to it). */
+function requestRender(fit = false) { renderer.request(state.playable, state.text !== "", fit); }
 
 /** The folder of the open file, relative to the root ("" for the root itself). */
 function patternFolder() {
@@ -442,42 +367,11 @@ async function loadFiles() {
 
 // --- save ---------------------------------------------------------------------------------------------
 
-let saveOverwrite = false;
-function openSave(path) {
-  const dialog = $("save-dialog");
-  const file = path ?? state.file ?? "untitled.ahap";
-  $("save-path").value = file;
-  const format = file.endsWith(".haptic") ? "haptic" : "ahap";
-  for (const radio of document.querySelectorAll('input[name="save-format"]')) radio.checked = radio.value === format;
-  $("save-message").textContent = state.playable ? "" : "The document has errors: fix them first (see Problems).";
-  $("save-confirm").textContent = "Save";
-  saveOverwrite = false;
-  dialog.showModal();
-  $("save-path").focus();
-}
-
-async function doSave() {
-  const path = $("save-path").value.trim();
-  const format = document.querySelector('input[name="save-format"]:checked').value;
-  try {
-    const reply = await api.save({ path, format, overwrite: saveOverwrite });
-    $("save-dialog").close();
-    const losses = reply.losses?.length ? ` — ${reply.losses.length} conversion loss${reply.losses.length === 1 ? "" : "es"}: ${reply.losses[0].message}` : "";
-    toast(`Saved ${reply.written.join(", ")}${losses}`);
-    await loadFiles();
-    refreshStatus();
-  } catch (error) {
-    if (error.status === 409 && (error.body.conflict === "changedOnDisk" || error.body.conflict === "exists")) {
-      $("save-message").textContent = error.body.conflict === "changedOnDisk"
-        ? `${path} changed on disk since you opened it. Overwrite it with your version?`
-        : `${path} already exists. Replace it?`;
-      $("save-confirm").textContent = "Overwrite";
-      saveOverwrite = true;
-    } else {
-      $("save-message").textContent = error.message;
-    }
-  }
-}
+const saveDialog = new SaveDialog(api, {
+  toast, fail, currentFile: () => state.file, playable: () => state.playable,
+  saved: async () => { await loadFiles(); refreshStatus(); },
+});
+const openSave = (path) => saveDialog.open(path);
 
 // --- tabs, keyboard -----------------------------------------------------------------------------------
 
@@ -500,40 +394,17 @@ function showMode(name) {
   if (name === "audio") audioPanel.show();
 }
 
-function isTextField(element) {
-  if (!element) return false;
-  if (element.tagName === "TEXTAREA" || element.tagName === "SELECT") return true;
-  return element.tagName === "INPUT" && !["range", "checkbox", "radio", "button"].includes(element.type);
-}
-
-document.addEventListener("keydown", (event) => {
-  if (document.querySelector("dialog[open]")) return;
-  const typing = isTextField(event.target);
-  const control = event.ctrlKey || event.metaKey;
-  if (event.key === "Escape") { transport.stopAll(); return; }
-  const key = event.key;
-  const sliderKey = event.target.type === "range" && /^(Home|End|Page|Arrow)/.test(key);  // a slider's own keys
-  if (typing || sliderKey) return;
-  if (control && (key === "z" || key === "Z")) { event.preventDefault(); event.shiftKey ? redo() : undo(); return; }
-  if (control && (key === "y" || key === "Y")) { event.preventDefault(); redo(); return; }
-  if (control && (key === "s" || key === "S")) { event.preventDefault(); openSave(); return; }
-  if (control && (key === "d" || key === "D")) { event.preventDefault(); duplicate([...state.selection]); return; }
-  if (control || event.altKey) return;
-  if (key === " " && event.target.tagName !== "BUTTON") { event.preventDefault(); transport.toggle(); return; }
-  if (key === "l" || key === "L") { event.preventDefault(); transport.toggleLoop(); return; }
-  if (key === "Home") { event.preventDefault(); transport.seek(0, false); return; }
-  if (key === "Delete" || key === "Backspace") {
-    event.preventDefault();
-    if (state.selectedPoint) { const { index, point } = state.selectedPoint; state.selectedPoint = null; commit(model.deleteCurvePoint(state.doc, index, point)); }
-    else removeEntries([...state.selection]);
-    return;
-  }
-  const step = event.shiftKey ? 0.1 : 0.01;
-  const arrows = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, event.shiftKey ? 0.1 : 0.05], ArrowDown: [0, event.shiftKey ? -0.1 : -0.05] };
-  if (arrows[key] && (event.target === document.body || event.target === $("timeline") || event.target.tagName === "BUTTON")) {
-    event.preventDefault();
-    if (!nudge(...arrows[key]) && arrows[key][0]) transport.seek(Math.max(0, transport.position + arrows[key][0] * 10), false);
-  }
+installKeyboard({
+  undo, redo, save: () => openSave(), duplicate: () => duplicate([...state.selection]),
+  toggle: () => transport.toggle(), toggleLoop: () => transport.toggleLoop(), home: () => transport.seek(0, false),
+  stopAll: () => transport.stopAll(),
+  remove: () => {
+    if (!state.selectedPoint) return removeEntries([...state.selection]);
+    const { index, point } = state.selectedPoint;
+    state.selectedPoint = null;
+    commit(model.deleteCurvePoint(state.doc, index, point));
+  },
+  nudge: (dt, dv) => nudge(dt, dv) || (dt !== 0 && (transport.seek(Math.max(0, transport.position + dt * 10), false), true)),
 });
 
 // --- wiring -------------------------------------------------------------------------------------------
@@ -543,10 +414,6 @@ $("file-select").addEventListener("keydown", (event) => { if (event.key === "Ent
 $("undo-button").addEventListener("click", undo);
 $("redo-button").addEventListener("click", redo);
 $("save-button").addEventListener("click", () => openSave());
-$("save-form").addEventListener("submit", (event) => { event.preventDefault(); doSave(); });
-$("save-cancel").addEventListener("click", () => $("save-dialog").close());
-$("save-path").addEventListener("input", () => { saveOverwrite = false; $("save-confirm").textContent = "Save"; $("save-message").textContent = ""; });
-for (const radio of document.querySelectorAll('input[name="save-format"]')) radio.addEventListener("change", () => { saveOverwrite = false; $("save-confirm").textContent = "Save"; });
 for (const name of ["inspector", "json", "problems"]) $(`side-tab-${name}`).addEventListener("click", () => showSideTab(name));
 for (const name of ["edit", "compare", "audio"]) $(`tab-${name}`).addEventListener("click", () => showMode(name));
 for (const b of document.querySelectorAll("[data-add]")) b.addEventListener("click", () => addEvent(b.dataset.add, transport.position));
@@ -574,16 +441,42 @@ api.addEventListener("position", (e) => {
   metrics.positions.push([performance.now(), e.detail.position, e.detail.playing]);
   transport.onPosition(e.detail);
 });
-api.addEventListener("document", async (e) => {
-  const { revision, source } = e.detail;
+/**
+ * A request of this page that changes the document (PUT, undo, redo, open, analysis). While one is under way,
+ * `document` messages wait: the answer's revision then tells whether the change was ours.
+ */
+async function own(promise) {
+  state.ownRequests += 1;
+  try {
+    const reply = await promise;
+    if (reply?.revision) state.revision = Math.max(state.revision, reply.revision);
+    return reply;
+  } finally {
+    state.ownRequests -= 1;
+    if (state.ownRequests === 0 && state.deferredEvent) {
+      const detail = state.deferredEvent;
+      state.deferredEvent = null;
+      documentChanged(detail);
+    }
+  }
+}
+
+api.addEventListener("document", (e) => documentChanged(e.detail));
+
+/** A `document` message: shows a change made elsewhere (another page, a script, a reload from disk). */
+async function documentChanged(detail) {
+  const { revision, source } = detail;
+  if (state.ownRequests > 0) {
+    if (!state.deferredEvent || state.deferredEvent.revision < revision) state.deferredEvent = detail;
+    return;
+  }
   if (revision <= state.revision) return;
-  if (source === "edit" && state.pendingPuts > 0) return;  // our own PUT; its answer follows
   try {
     if (source === "open") { state.file = (await api.status()).file; await loadFiles(); }
     await afterServerChange(null);
     if (source === "open") requestRender(true);
   } catch (error) { fail(error); }
-});
+}
 api.addEventListener("diskChanged", (e) => {
   toast(e.detail.reloaded ? `${e.detail.file} changed on disk: reloaded.` : e.detail.message ?? `${e.detail.file} changed on disk; you have unsaved edits.`, !e.detail.reloaded);
   refreshStatus();

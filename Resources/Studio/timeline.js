@@ -3,11 +3,9 @@
 // and the audio spectrogram. It draws what the controller gives it and reports gestures through `actions`;
 // it never changes the document itself. Redraws are coalesced to one per animation frame.
 
-import { columnPeaks } from "./wav.js";
-import { controlRange, effectiveColumns, controlSeconds } from "./model.js";
+import { controlRange } from "./model.js";
+import { GUTTER, RIGHT, drawLoopStrip, drawRuler, drawEventLane, drawCurveLane, drawEffective, drawWave, drawSpectrogram } from "./lanes.js";
 
-const GUTTER = 118;
-const RIGHT = 10;
 const EVENT_LANES = [
   { key: "HapticTransient", label: "Transient", colour: "--transient", height: 54 },
   { key: "HapticContinuous", label: "Continuous", colour: "--continuous", height: 62 },
@@ -271,45 +269,16 @@ export class Timeline {
 
   drawLane(lane, ticks) {
     switch (lane.key) {
-      case "loop": return this.drawLoopStrip(lane);
-      case "ruler": return this.drawRuler(lane, ticks);
-      case "effective": return this.drawEffective(lane);
-      case "haptic": return this.drawWave(lane, this.render?.channels.H ? [[this.render.channels.H, "--haptic-wave"]] : null);
-      case "audio": return this.drawWave(lane, this.render ? [[this.render.channels.L, "--audio-wave"], [this.render.channels.R, "--audio-tone"]].filter((p) => p[0]) : null);
-      case "spectrogram": return this.drawSpectrogram(lane);
+      case "loop": return drawLoopStrip(this, lane);
+      case "ruler": return drawRuler(this, lane, ticks);
+      case "effective": return drawEffective(this, lane);
+      case "haptic": return drawWave(this, lane, this.render?.channels.H ? [[this.render.channels.H, "--haptic-wave"]] : null);
+      case "audio": return drawWave(this, lane, this.render ? [[this.render.channels.L, "--audio-wave"], [this.render.channels.R, "--audio-tone"]].filter((p) => p[0]) : null);
+      case "spectrogram": return drawSpectrogram(this, lane);
       default:
-        if (lane.kind === "curve") return this.drawCurveLane(lane);
-        return this.drawEventLane(lane);
+        if (lane.kind === "curve") return drawCurveLane(this, lane);
+        return drawEventLane(this, lane);
     }
-  }
-
-  drawLoopStrip(lane) {
-    const c = this.context;
-    c.fillStyle = this.colours["--panel"];
-    c.fillRect(GUTTER, lane.y, this.plotWidth + RIGHT, lane.height);
-    if (!this.loopVisible()) return;
-    const [a, b] = this.loopSpan();
-    const x0 = this.x(a), x1 = this.x(b);
-    c.fillStyle = this.loop.enabled ? "rgba(91,157,255,0.55)" : "rgba(140,150,170,0.35)";
-    c.fillRect(x0, lane.y + 3, x1 - x0, lane.height - 6);
-    c.fillStyle = this.loop.enabled ? "#cfe1ff" : "#aab";
-    c.fillRect(x0, lane.y + 1, 3, lane.height - 2);
-    c.fillRect(x1 - 3, lane.y + 1, 3, lane.height - 2);
-  }
-
-  drawRuler(lane, ticks) {
-    const c = this.context;
-    c.fillStyle = this.colours["--panel"];
-    c.fillRect(GUTTER, lane.y, this.plotWidth + RIGHT, lane.height);
-    c.strokeStyle = this.colours["--faint"];
-    c.beginPath();
-    for (const t of ticks.minors) { const x = Math.round(this.x(t)) + 0.5; c.moveTo(x, lane.y + lane.height - 4); c.lineTo(x, lane.y + lane.height); }
-    for (const t of ticks.major) { const x = Math.round(this.x(t)) + 0.5; c.moveTo(x, lane.y + lane.height - 9); c.lineTo(x, lane.y + lane.height); }
-    c.stroke();
-    c.fillStyle = this.colours["--dim"];
-    c.font = "10px 'DejaVu Sans Mono', monospace";
-    c.textBaseline = "middle";
-    for (const t of ticks.major) c.fillText(t.toFixed(ticks.decimals), this.x(t) + 3, lane.y + 8);
   }
 
   /** Seconds an item occupies on its lane. */
@@ -326,218 +295,6 @@ export class Timeline {
   /** Where the item is drawn, with the drag offset applied. */
   shifted(item) {
     return this.drag?.kind === "move" && this.selection.has(item.index) ? Math.max(0, item.time + this.drag.delta) - item.time : 0;
-  }
-
-  drawEventLane(lane) {
-    const c = this.context;
-    const k = this.colours;
-    const colour = k[lane.colour];
-    const top = lane.y + (lane.key === "HapticTransient" ? 9 : 6), base = lane.y + lane.height - 5, h = base - top;
-    for (const item of this.items) {
-      if (item.kind !== "event" || item.type !== lane.key) continue;
-      const dt = this.shifted(item);
-      const [a, b] = this.itemSpan(item);
-      const selected = this.selection.has(item.index);
-      const problem = this.diagnostics.get(item.index);
-      const level = Math.min(Math.max(item.intensity, 0), 1);
-      if (lane.key === "HapticTransient") {
-        const x = Math.round(this.x(a + dt)) + 0.5;
-        const y = base - level * h;
-        c.strokeStyle = selected ? "#fff" : colour;
-        c.lineWidth = selected ? 2 : 1.5;
-        c.beginPath(); c.moveTo(x, base); c.lineTo(x, y); c.stroke();
-        c.fillStyle = colour;
-        c.beginPath(); c.arc(x, y, selected ? 5.5 : 4.5, 0, Math.PI * 2); c.fill();
-        if (selected) { c.strokeStyle = "#fff"; c.lineWidth = 1.5; c.stroke(); }
-        // sharpness: a short tick whose angle rises with it
-        c.strokeStyle = k["--sharpness"];
-        c.lineWidth = 1.5;
-        c.beginPath(); c.moveTo(x + 6, base); c.lineTo(x + 6, base - 2 - item.sharpness * 10); c.stroke();
-        if (problem) this.drawProblem(x, top, problem);
-        continue;
-      }
-      const x0 = this.x(a + dt), x1 = Math.max(this.x(b + dt), x0 + 2);
-      const y = base - level * h;
-      c.save();
-      c.beginPath();
-      if (lane.key === "AudioCustom") {
-        c.rect(x0, top, x1 - x0, h);
-      } else {
-        // envelope: attack up to the level, then hold (sustained) or decay, release tail after the end
-        const attack = Math.min(controlSeconds(item.attack), b - a);
-        const xa = this.x(a + dt + attack);
-        c.moveTo(x0, base);
-        c.lineTo(xa, y);
-        if (item.sustained) c.lineTo(x1, y);
-        else c.lineTo(x1, base - level * h * Math.max(0, 1 - (b - a - attack) / Math.max(controlSeconds(item.decay), 1e-3)));
-        c.lineTo(x1, base);
-        c.closePath();
-      }
-      c.fillStyle = selected ? hexAlpha(colour, 0.45) : hexAlpha(colour, 0.26);
-      c.fill();
-      c.strokeStyle = selected ? "#fff" : colour;
-      c.lineWidth = selected ? 2 : 1.25;
-      c.stroke();
-      c.clip();
-      if (lane.key === "AudioCustom") this.drawFileWave(item, x0, x1, top, h, colour);
-      c.restore();
-      if (item.type !== "AudioCustom" && item.sustained && item.release > 0) {
-        const xr = this.x(b + dt + controlSeconds(item.release));
-        c.setLineDash([3, 3]);
-        c.strokeStyle = hexAlpha(colour, 0.7);
-        c.lineWidth = 1;
-        c.beginPath(); c.moveTo(x1, y); c.lineTo(xr, base); c.stroke();
-        c.setLineDash([]);
-      }
-      if (x1 - x0 > 70) {
-        c.fillStyle = k["--text"];
-        c.font = "11px Inter, Cantarell, 'DejaVu Sans', sans-serif";
-        c.textBaseline = "top";
-        const text = lane.key === "AudioCustom" ? (item.path ?? "?") + (this.audioFiles.get(item.path)?.error ? " (not found)" : "")
-          : lane.key === "AudioContinuous" ? `vol ${item.intensity.toFixed(2)}` : `I ${item.intensity.toFixed(2)} · S ${item.sharpness.toFixed(2)}`;
-        c.fillText(text, x0 + 5, top + 2, x1 - x0 - 10);
-      }
-      if (problem) this.drawProblem(x0 + 2, top, problem);
-    }
-  }
-
-  drawFileWave(item, x0, x1, top, h, colour) {
-    const file = this.audioFiles.get(item.path);
-    if (!file || !file.samples) return;
-    const columns = Math.max(1, Math.floor(x1 - x0));
-    const peaks = columnPeaks(file.samples, file.sampleRate, 0, (this.itemSpan(item)[1] - item.time) / columns, columns);
-    const c = this.context;
-    const mid = top + h / 2;
-    c.fillStyle = hexAlpha(colour, 0.85);
-    for (let i = 0; i < columns; i++) {
-      const lo = peaks[i * 2], hi = peaks[i * 2 + 1];
-      c.fillRect(x0 + i, mid - hi * h * 0.45, 1, Math.max(1, (hi - lo) * h * 0.45));
-    }
-  }
-
-  drawProblem(x, y, severity) {
-    const c = this.context;
-    c.fillStyle = severity === "error" ? this.colours["--danger"] : this.colours["--warning"];
-    c.beginPath(); c.moveTo(x, y - 4); c.lineTo(x + 6, y + 7); c.lineTo(x - 6, y + 7); c.closePath(); c.fill();
-    c.fillStyle = "#111";
-    c.font = "bold 9px sans-serif";
-    c.textBaseline = "middle";
-    c.fillText("!", x - 1.5, y + 3);
-  }
-
-  drawCurveLane(lane) {
-    const c = this.context;
-    const [low, high] = controlRange(lane.id);
-    const top = lane.y + 6, base = lane.y + lane.height - 6, h = base - top;
-    const y = (v) => base - ((Math.min(Math.max(v, low), high) - low) / (high - low)) * h;
-    if (low < 0) {
-      c.strokeStyle = "rgba(255,255,255,0.08)";
-      c.beginPath(); c.moveTo(GUTTER, y(0)); c.lineTo(this.width, y(0)); c.stroke();
-    }
-    for (const item of this.items) {
-      if (item.kind === "event" || item.id !== lane.id) continue;
-      const dt = this.shifted(item);
-      const selected = this.selection.has(item.index);
-      const colour = this.colours["--curve"];
-      if (item.kind === "parameter") {
-        const x = this.x(item.time + dt);
-        c.fillStyle = selected ? "#fff" : colour;
-        c.beginPath(); c.moveTo(x, y(item.value) - 5); c.lineTo(x + 5, y(item.value)); c.lineTo(x, y(item.value) + 5); c.lineTo(x - 5, y(item.value)); c.fill();
-        continue;
-      }
-      const points = item.points.map((p, n) => {
-        const d = this.drag;
-        if (d?.kind === "point" && d.index === item.index && d.point === n && d.moved) return { time: d.time, value: d.value };
-        return { time: p.time + dt, value: p.value };
-      });
-      c.strokeStyle = selected ? "#fff" : colour;
-      c.lineWidth = selected ? 2 : 1.5;
-      c.beginPath();
-      points.forEach((p, n) => (n ? c.lineTo(this.x(p.time), y(p.value)) : c.moveTo(this.x(p.time), y(p.value))));
-      c.stroke();
-      c.fillStyle = hexAlpha(colour, 0.12);
-      if (points.length) {
-        c.lineTo(this.x(points[points.length - 1].time), base); c.lineTo(this.x(points[0].time), base); c.closePath(); c.fill();
-      }
-      points.forEach((p, n) => {
-        const chosen = this.selectedPoint?.index === item.index && this.selectedPoint.point === n;
-        c.fillStyle = chosen ? "#fff" : colour;
-        c.fillRect(this.x(p.time) - 3.5, y(p.value) - 3.5, 7, 7);
-        if (chosen) { c.strokeStyle = this.colours["--accent"]; c.lineWidth = 2; c.strokeRect(this.x(p.time) - 5, y(p.value) - 5, 10, 10); }
-      });
-      const problem = this.diagnostics.get(item.index);
-      if (problem && points.length) this.drawProblem(this.x(points[0].time) + 2, top, problem);
-    }
-  }
-
-  drawEffective(lane) {
-    const c = this.context;
-    const columns = Math.ceil(this.plotWidth + RIGHT);
-    const effective = effectiveColumns(this.items, this.viewStart, this.secondsPerPixel, columns);
-    const top = lane.y + 5, base = lane.y + lane.height - 4, h = base - top;
-    c.fillStyle = hexAlpha(this.colours["--intensity"], 0.22);
-    c.strokeStyle = this.colours["--intensity"];
-    c.lineWidth = 1.5;
-    c.beginPath();
-    c.moveTo(GUTTER, base);
-    for (let i = 0; i < columns; i++) c.lineTo(GUTTER + i, base - effective.intensity[i] * h);
-    c.lineTo(GUTTER + columns, base);
-    c.fill();
-    c.beginPath();
-    for (let i = 0; i < columns; i++) (i ? c.lineTo(GUTTER + i, base - effective.intensity[i] * h) : c.moveTo(GUTTER, base - effective.intensity[0] * h));
-    c.stroke();
-    c.strokeStyle = this.colours["--sharpness"];
-    c.setLineDash([4, 3]);
-    c.beginPath();
-    let drawing = false;
-    for (let i = 0; i < columns; i++) {
-      if (!effective.active[i]) { drawing = false; continue; }
-      const yy = base - effective.sharpness[i] * h;
-      if (drawing) c.lineTo(GUTTER + i, yy); else { c.moveTo(GUTTER + i, yy); drawing = true; }
-    }
-    c.stroke();
-    c.setLineDash([]);
-  }
-
-  drawWave(lane, channels) {
-    const c = this.context;
-    const mid = lane.y + lane.height / 2;
-    const half = lane.height / 2 - 4;
-    c.strokeStyle = "rgba(255,255,255,0.08)";
-    c.beginPath(); c.moveTo(GUTTER, mid); c.lineTo(this.width, mid); c.stroke();
-    if (!channels || !this.render) {
-      c.fillStyle = this.colours["--faint"];
-      c.font = "11px Inter, sans-serif";
-      c.fillText(this.renderNote ?? "no render yet", GUTTER + 10, mid - 8);
-      return;
-    }
-    const columns = Math.ceil(this.plotWidth + RIGHT);
-    channels.forEach(([samples, colour], n) => {
-      const peaks = columnPeaks(samples, this.render.sampleRate, this.viewStart, this.secondsPerPixel, columns);
-      c.fillStyle = hexAlpha(this.colours[colour], n ? 0.55 : 0.9);
-      for (let i = 0; i < columns; i++) {
-        const lo = peaks[i * 2], hi = peaks[i * 2 + 1];
-        if (hi === 0 && lo === 0) continue;
-        c.fillRect(GUTTER + i, mid - hi * half, 1, Math.max(1, (hi - lo) * half));
-      }
-    });
-  }
-
-  drawSpectrogram(lane) {
-    const c = this.context;
-    if (!this.spectrum) {
-      c.fillStyle = this.colours["--faint"];
-      c.font = "11px Inter, sans-serif";
-      c.fillText(this.render ? "computing…" : this.renderNote ?? "no render yet", GUTTER + 10, lane.y + lane.height / 2);
-      return;
-    }
-    const { canvas, secondsPerColumn } = this.spectrum;
-    const t0 = Math.max(0, this.viewStart);
-    const t1 = Math.min(canvas.width * secondsPerColumn, this.t(GUTTER + this.plotWidth + RIGHT));
-    if (t1 <= t0) return;
-    c.imageSmoothingEnabled = true;
-    c.drawImage(canvas, t0 / secondsPerColumn, 0, (t1 - t0) / secondsPerColumn, canvas.height,
-      this.x(t0), lane.y + 1, this.x(t1) - this.x(t0), lane.height - 2);
   }
 
   // --- gestures --------------------------------------------------------------------------------------
@@ -692,12 +449,4 @@ export class Timeline {
     }
     this.zoom(Math.exp(-event.deltaY * 0.0025), this.t(Math.max(GUTTER, x)));
   }
-}
-
-/** `#rrggbb` with an alpha, as rgba(). */
-function hexAlpha(hex, alpha) {
-  const m = /^#([0-9a-f]{6})$/i.exec(hex);
-  if (!m) return hex;
-  const n = parseInt(m[1], 16);
-  return `rgba(${n >> 16},${(n >> 8) & 255},${n & 255},${alpha})`;
 }
