@@ -23,6 +23,12 @@ extension Studio {
         StudioRoute(method: "POST", path: "/api/open", bodyLimit: StudioLimits.jsonBytes) { try $0.open($1) },
         StudioRoute(method: "GET", path: "/api/pattern", bodyLimit: 0) { studio, _ in try studio.pattern() },
         StudioRoute(method: "PUT", path: "/api/pattern", bodyLimit: StudioLimits.patternBytes) { try $0.replace($1) },
+        StudioRoute(method: "GET", path: "/api/diagnostics", bodyLimit: 0) { studio, _ in
+            try studio.lock.withLock {
+                _ = try studio.current()
+                return .json(studio.documentAnswer())
+            }
+        },
         StudioRoute(method: "POST", path: "/api/undo", bodyLimit: StudioLimits.jsonBytes) { studio, _ in try studio.undo(redo: false) },
         StudioRoute(method: "POST", path: "/api/redo", bodyLimit: StudioLimits.jsonBytes) { studio, _ in try studio.undo(redo: true) },
         StudioRoute(method: "POST", path: "/api/transport", bodyLimit: StudioLimits.jsonBytes) { try $0.transport($1) },

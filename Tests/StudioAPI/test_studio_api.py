@@ -227,6 +227,7 @@ def test_diagnostics_locate_the_entry_and_the_line(studio):
     assert not answer["playable"]
     errors = [d for d in answer["diagnostics"] if d["severity"] == "error"]
     assert errors and errors[0]["entry"] == 1 and errors[0]["line"] == 5
+    assert studio.json("GET", "/api/diagnostics") == answer
     assert studio.call("POST", "/api/transport", {"action": "play"})[0] == 409
     assert studio.call("GET", "/api/render")[0] == 409
     broken = studio.json("PUT", "/api/pattern", '{"Version": 1, "Pattern": [')
