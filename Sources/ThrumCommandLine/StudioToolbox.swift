@@ -36,8 +36,10 @@ struct CommandLineStudioToolbox: StudioToolbox {
         if let channels = settings.channels { words += ["--channels", channels] }
         if let profile = settings.profile { words += ["--profile", profile] }
         do {
-            let arguments = try ParsedArguments.parse(words + ["studio.ahap"], for: playCommand.spec)
-            var options = try EngineArguments.engineOptions(arguments, patternPaths: [], defaultChannels: .speakers)
+            // A pattern in the studio's folder, so a bundled pattern's folder also finds Resources/Audio, as in play.
+            let name = root + "/studio.ahap"
+            let arguments = try ParsedArguments.parse(words + [name], for: playCommand.spec)
+            var options = try EngineArguments.engineOptions(arguments, patternPaths: [name], defaultChannels: .speakers)
             options.output = .device(settings.device)
             return options
         } catch {
