@@ -490,3 +490,25 @@ def test_play_after_the_idle_engine_closed_the_device(root, tmp_path):
         assert server.json("GET", "/api/status")["position"] > 0.2
     finally:
         server.stop()
+
+
+def test_random_bodies_on_every_endpoint_never_break_the_server(studio):
+    import random
+    generator = random.Random(25)
+    studio.json("POST", "/api/open", {"path": "checkout.ahap"})
+    values = [None, True, 0, -1, 1e308, "x" * 300, "../../etc/passwd", "", [], {}, [1, {"a": None}], "\u0000", 0.25]
+    keys = ["path", "action", "position", "loop", "loopStart", "loopEnd", "rate", "format", "overwrite", "device",
+            "channels", "profile", "preset", "settings", "adopt", "exports", "gap", "Version", "Pattern"]
+    endpoints = [("POST", "/api/open"), ("PUT", "/api/pattern"), ("POST", "/api/transport"), ("POST", "/api/save"),
+                 ("POST", "/api/settings"), ("POST", "/api/analysis"), ("POST", "/api/compare"), ("POST", "/api/undo")]
+    for _ in range(300):
+        method, path = generator.choice(endpoints)
+        body = {generator.choice(keys): generator.choice(values) for _ in range(generator.randint(0, 4))}
+        text = json.dumps(body)
+        if generator.random() < 0.3:
+            text = text[: generator.randint(0, len(text))]
+        status = studio.call(method, path, text)[0]
+        assert status < 500 or status == 503, (method, path, text, status)
+    studio.json("POST", "/api/transport", {"action": "stop"})
+    assert studio.call("GET", "/api/status")[0] == 200
+    assert {p.name for p in studio.root.iterdir()} >= {"heartbeat.ahap", "checkout.ahap", "click-with-sound.ahap", "click.wav"}
