@@ -44,7 +44,11 @@ let studioCommand = Subcommand(
         let settings = StudioSettings(
             device: arguments.value(.device) ?? "default", channels: arguments.value(.channels), profile: arguments.value(.profile))
         let toolbox = CommandLineStudioToolbox()
-        _ = try toolbox.playOptions(settings, root: root.path)  // a bad map or profile is a usage error now
+        do {
+            _ = try toolbox.playOptions(settings, root: root.path)  // a bad map or profile is a usage error now
+        } catch let refusal as HTTPError {
+            throw UsageError(message: refusal.message)
+        }
         let pageFolder = BundledResources.folder.map { $0 + "/Studio" }
         let interrupt = InterruptFlag()
         let studio = Studio(root: root, toolbox: toolbox, pageFolder: pageFolder, settings: settings, token: StudioAccess.newToken())
@@ -53,7 +57,7 @@ let studioCommand = Subcommand(
             server = try HTTPServer(host: host, port: port, threads: studioThreads, webSocketPath: "/api/events", handler: studio)
         } catch let error as StudioStartError {
             studio.shutDown()
-            throw CommandFailure(.unavailable, error.message)
+            throw CommandFailure(.unavailable, error.message + " (is the port taken? choose another with --port N, or 0 for a free one)")
         }
         studio.listening(host: host, port: server.port)
         studio.startTicker()
