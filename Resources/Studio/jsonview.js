@@ -69,6 +69,7 @@ export class JsonView {
   }
 
   renderGutter() {
+    if (this.textarea.offsetParent === null) return;  // hidden: drawn when the JSON tab is shown
     const lines = this.textarea.value.split("\n").length;
     const parts = [];
     for (let n = 1; n <= lines; n++) {
