@@ -71,6 +71,10 @@ trap 'stop_servers; report_skips' EXIT
     server_env="$("$root/Tools/pulse-null-sink.sh" start)"  # a failed start fails the run
     eval "$server_env"
     run_tests swift test --skip-build --no-parallel --filter "$realtime" --skip "$servers"
+    # Thrum Studio's API over loopback (pytest; its PulseAudio test uses this null sink).
+    THRUM_BIN="$(swift build --show-bin-path)/thrum" run_tests /usr/bin/python3 -m pytest "$root/Tests/StudioAPI" -q -rs
+    # Thrum Studio's page in headless Chromium (Selenium), on the same server binary and null sink.
+    THRUM_BIN="$(swift build --show-bin-path)/thrum" run_tests "$root/Tools/test-studio-browser.sh" -q -rs
 )
 "$root/Tools/pulse-null-sink.sh" stop
 (

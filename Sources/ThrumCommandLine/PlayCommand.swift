@@ -1,3 +1,4 @@
+import AudioResources
 import ALSAOutput
 import AHAPCodec
 @preconcurrency import Dispatch
