@@ -51,7 +51,8 @@ share="$pkg/usr/share"
 is_elf() { [[ "$(head -c 4 "$1")" == $'\x7fELF' ]]; }
 mapfile -t elves < <(find "$pkg/usr" -type f | while read -r file; do if is_elf "$file"; then echo "$file"; fi; done)
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "${elves[@]}"
-rm -f "$share/thrum/Patterns/README.md"
+# The patterns folder's notes are for the repository's readers, not for the installed tree.
+find "$share/thrum" -name '*.md' -delete
 
 # Man pages and completions, from the packaged binary's own tables.
 mkdir -p "$share/man/man1"
