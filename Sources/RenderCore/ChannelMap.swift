@@ -194,7 +194,7 @@ public struct ChannelMap: Sendable, Equatable, CustomStringConvertible {
     ///   - haptics: the haptic buses, bus b (`actuators[b]`) at `haptics + b × hapticStride`.
     ///   - trigger: the trigger bus (`T` channels, unlimited), or nil: `T` channels are then silent.
     /// - Important: Thread safety: any thread. Real-time safe: yes (reads `sources` without copying).
-    public func interleave(
+    package func interleave(
         audioL: UnsafePointer<Float>, audioR: UnsafePointer<Float>, haptics: UnsafePointer<Float>, hapticStride: Int,
         trigger: UnsafePointer<Float>? = nil, frameCount: Int, into output: UnsafeMutablePointer<Float>
     ) {
