@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs Thrum's whole test suite:
-#   1. installs missing system packages (Tools/system-packages.sh test),
+#   1. installs missing system packages (Tools/system-packages.sh test, which says which and why first;
+#      THRUM_NO_INSTALL=1 makes it stop with the list instead) and tests that script
+#      (Tools/test-system-packages.sh),
 #   2. checks that Package.swift declares every import (Tools/check-imports.py), builds the simulated
 #      sound card (Tools/simcard/build.sh), the package and its tests (with SwiftPM's import check and
 #      warnings as errors), and thrum-bench in release (RenderThreadAllocationTests runs its storm counter:
@@ -24,6 +26,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 "$root/Tools/system-packages.sh" test
+"$root/Tools/test-system-packages.sh"
 
 corpus="${THRUM_CORPUS:-$(dirname "$root")/shared/corpus}"
 if [[ -d "$corpus" ]]; then echo "AHAP corpus: $corpus"; else echo "AHAP corpus: none at $corpus (its suites are skipped)"; fi
