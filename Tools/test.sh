@@ -5,8 +5,9 @@
 #      (Tools/test-system-packages.sh),
 #   2. checks that Package.swift declares every import (Tools/check-imports.py), builds the simulated
 #      sound card (Tools/simcard/build.sh), the package and its tests (with SwiftPM's import check and
-#      warnings as errors), and thrum-bench in release (RenderThreadAllocationTests runs its storm counter:
-#      retain counts mean something only optimised),
+#      warnings as errors), and thrum-bench (its own package, Tools/bench) in release
+#      (RenderThreadAllocationTests runs its allocation and storm counters: retain counts mean something
+#      only optimised),
 #   3. runs every test except the real-time ones, in parallel,
 #   4. starts a PulseAudio null sink (Tools/pulse-null-sink.sh) and runs the real-time tests
 #      (suites named *RealTime* or *PulseAudio*, the simulated-card tests among them) one at a time,
@@ -57,7 +58,9 @@ servers='PipeWire|JACK'
 THRUM_SIMCARD_PLUGIN="$("$root/Tools/simcard/build.sh")"
 export THRUM_SIMCARD_PLUGIN
 swift build --build-tests --explicit-target-dependency-import-check error -Xswiftc -warnings-as-errors
-swift build -c release --product thrum-bench -Xswiftc -warnings-as-errors
+# thrum-bench is its own package (Tools/bench); RenderThreadAllocationTests runs this release build.
+swift build -c release --package-path "$root/Tools/bench" --product thrum-bench -Xswiftc -warnings-as-errors
+export THRUM_RELEASE_BENCH="$root/Tools/bench/.build/release/thrum-bench"
 run_tests swift test --skip-build --skip "$realtime|$servers"
 
 stop_servers() {
