@@ -18,6 +18,7 @@ declare -A why=(
     [libsamplerate0-dev]="converts audio files' sample rates"
     [libasound2-plugins]="ALSA's pulse device, for sound servers"
     [librsvg2-bin]="rsvg-convert, for thrum plot --png"
+    [libcivetweb-dev]="the HTTP server of thrum studio"
     [pulseaudio]="the tests' null sink (Tools/pulse-null-sink.sh)"
     [pulseaudio-utils]="pactl, parec and pacat for the null sink"
     [alsa-utils]="aplay, the tests' yardstick for thrum play's CPU time"
@@ -29,9 +30,14 @@ declare -A why=(
     [dbus]="the bus the PipeWire tests' WirePlumber talks on"
     [jackd2]="the tests' JACK server on its dummy driver (Tools/jack-dummy.sh)"
     [jack-capture]="records the JACK tests' output"
+    [python3-pytest]="runs the studio's API and browser tests (Tests/StudioAPI, Tests/Browser)"
+    [python3-websocket]="the studio API tests' WebSocket client"
+    [chromium]="the browser the studio's page tests drive"
+    [chromium-driver]="lets Selenium drive Chromium"
+    [python3-selenium]="drives the studio's page in Chromium (Tests/Browser)"
 )
-build_packages=(pkg-config libasound2-dev libsndfile1-dev libsamplerate0-dev libasound2-plugins librsvg2-bin)
-test_packages=(pulseaudio pulseaudio-utils alsa-utils sox python3 pipewire pipewire-bin wireplumber dbus jackd2 jack-capture)
+build_packages=(pkg-config libasound2-dev libsndfile1-dev libsamplerate0-dev libasound2-plugins librsvg2-bin libcivetweb-dev)
+test_packages=(pulseaudio pulseaudio-utils alsa-utils sox python3 pipewire pipewire-bin wireplumber dbus jackd2 jack-capture python3-pytest python3-websocket chromium chromium-driver python3-selenium)
 wanted=("${build_packages[@]}")
 if [[ "${1:-build}" == "test" ]]; then wanted+=("${test_packages[@]}"); fi
 for package in ${THRUM_PACKAGES_TEST_EXTRA:-}; do

@@ -3,7 +3,8 @@
 #   1. installs missing system packages (Tools/system-packages.sh test, which says which and why first;
 #      THRUM_NO_INSTALL=1 makes it stop with the list instead) and tests that script
 #      (Tools/test-system-packages.sh),
-#   2. checks that Package.swift declares every import (Tools/check-imports.py), builds the simulated
+#   2. checks that Package.swift declares every import (Tools/check-imports.py) and that every document
+#      the code cites and every link of the docs exists (Tools/check-docs.py), builds the simulated
 #      sound card (Tools/simcard/build.sh), the package and its tests (with SwiftPM's import check and
 #      warnings as errors), and thrum-bench (its own package, Tools/bench) in release
 #      (RenderThreadAllocationTests runs its allocation and storm counters: retain counts mean something
@@ -54,10 +55,13 @@ trap report_skips EXIT
 realtime='RealTime|PulseAudio'
 servers='PipeWire|JACK'
 "$root/Tools/check-imports.py"
+"$root/Tools/check-docs.py"
 # The simulated sound card (Tools/simcard): an ALSA plugin the tests load through private configurations.
 THRUM_SIMCARD_PLUGIN="$("$root/Tools/simcard/build.sh")"
 export THRUM_SIMCARD_PLUGIN
 swift build --build-tests --explicit-target-dependency-import-check error -Xswiftc -warnings-as-errors
+# What `import Thrum` exposes must equal the committed list (a change to the surface is a visible diff).
+"$root/Tools/check-public-api.sh"
 # thrum-bench is its own package (Tools/bench); RenderThreadAllocationTests runs this release build.
 swift build -c release --package-path "$root/Tools/bench" --product thrum-bench -Xswiftc -warnings-as-errors
 export THRUM_RELEASE_BENCH="$root/Tools/bench/.build/release/thrum-bench"
@@ -73,6 +77,10 @@ trap 'stop_servers; report_skips' EXIT
     server_env="$("$root/Tools/pulse-null-sink.sh" start)"  # a failed start fails the run
     eval "$server_env"
     run_tests swift test --skip-build --no-parallel --filter "$realtime" --skip "$servers"
+    # Thrum Studio's API over loopback (pytest; its PulseAudio test uses this null sink).
+    THRUM_BIN="$(swift build --show-bin-path)/thrum" run_tests /usr/bin/python3 -m pytest "$root/Tests/StudioAPI" -q -rs
+    # Thrum Studio's page in headless Chromium (Selenium), on the same server binary and null sink.
+    THRUM_BIN="$(swift build --show-bin-path)/thrum" run_tests "$root/Tools/test-studio-browser.sh" -q -rs
 )
 "$root/Tools/pulse-null-sink.sh" stop
 (
@@ -90,7 +98,7 @@ trap 'stop_servers; report_skips' EXIT
 
 if [[ "${THRUM_SKIP_SANITIZERS:-0}" != "1" ]]; then
     run_tests swift test --scratch-path "$root/.build-tsan" --sanitize=thread \
-        --filter 'EngineOfflineTests|EngineALSAFileTests|AdvancedPlayerTests|FaultInjectionTests|RenderCoreTests|ALSAOutputHermeticTests|SimulatedCardRealTimeTests|SimulatedCardFaultRealTimeTests|EngineConcurrencyTests|InstanceAddressingTests|HousekeepingWakeUpTests|StopWhileRenderingTests|DeviceConcurrencyTests|MultiActuatorTests' \
+        --filter 'EngineOfflineTests|EngineALSAFileTests|AdvancedPlayerTests|FaultInjectionTests|RenderCoreTests|ALSAOutputHermeticTests|SimulatedCardRealTimeTests|SimulatedCardFaultRealTimeTests|EngineConcurrencyTests|InstanceAddressingTests|HousekeepingWakeUpTests|StopWhileRenderingTests|DeviceConcurrencyTests|MultiActuatorTests|SeamRaceTests' \
         --no-parallel
     ASAN_OPTIONS=detect_leaks=0 run_tests swift test --scratch-path "$root/.build-asan" --sanitize=address \
         --skip "$realtime|$servers"
