@@ -107,13 +107,7 @@ let package = Package(
             name: "CoreHapticsAppExamplesTests", dependencies: ["Thrum"],
             swiftSettings: strict + [.defaultIsolation(MainActor.self)]),
 
-        // Benchmark harness (Tools/bench, run by Tools/benchmark.sh). The malloc-counting shim interposes on
-        // malloc/free, so only thrum-bench links it, never a test binary.
-        .target(name: "CMallocCounter", path: "Tools/bench/CMallocCounter"),
-        .executableTarget(
-            name: "thrum-bench",
-            dependencies: ["Thrum", "RenderCore", "AudioAnalysis", "AudioResources", "ALSAOutput", "CMallocCounter"],
-            path: "Tools/bench/Sources", swiftSettings: strict),
+        // The benchmark harness, thrum-bench, is its own package: Tools/bench (run by Tools/benchmark.sh).
     ],
     swiftLanguageModes: [.v6]
 )

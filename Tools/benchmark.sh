@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Thrum's benchmark suite: builds thrum-bench (and thrum, for the `thrum play` figures) in release and the
-# simulated sound card (Tools/simcard), starts a private PulseAudio null sink (ALSA device `pulse`) and a
-# private headless PipeWire (ALSA device `pipewire`, Tools/pipewire-null-sink.sh), runs `thrum-bench all`,
-# stops the servers and prints the markdown table. Uses sox, aplay (alsa-utils) and GNU time (`/usr/bin/time`,
-# Debian package `time`, for the peak RSS of `thrum play` and aplay; that row is skipped without it).
+# Thrum's benchmark suite: builds thrum-bench (its own package, Tools/bench; and thrum beside it, for the
+# `thrum play` figures) in release and the simulated sound card (Tools/simcard), starts a private PulseAudio
+# null sink (ALSA device `pulse`) and a private headless PipeWire (ALSA device `pipewire`,
+# Tools/pipewire-null-sink.sh), runs `thrum-bench all`, stops the servers and prints the markdown table.
+# Uses sox, aplay (alsa-utils) and GNU time (`/usr/bin/time`, Debian package `time`, for the peak RSS of
+# `thrum play` and aplay; that row is skipped without it).
 #
 #   Tools/benchmark.sh            # print the table
 #   Tools/benchmark.sh --write    # also write Tools/benchmark-results.md
@@ -22,10 +23,11 @@ for arg in "$@"; do
     esac
 done
 
-echo "benchmark: building thrum-bench and thrum (release)…" >&2
-swift build -c release --product thrum-bench >&2
-swift build -c release --product thrum >&2
-bin="$(swift build -c release --show-bin-path)"
+# thrum-bench is its own package (Tools/bench); thrum is built in it too, so it sits next to thrum-bench.
+echo "benchmark: building thrum-bench and thrum (release, Tools/bench)…" >&2
+swift build -c release --package-path "$root/Tools/bench" --product thrum-bench >&2
+swift build -c release --package-path "$root/Tools/bench" --product thrum >&2
+bin="$(swift build -c release --package-path "$root/Tools/bench" --show-bin-path)"
 # The simulated card for the low-latency underrun table (thrum-bench card-xruns adds it to ALSA's
 # configuration for its own processes only).
 THRUM_SIMCARD_PLUGIN="$("$root/Tools/simcard/build.sh")"

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Runs Thrum's whole test suite:
-#   1. installs missing system packages (Tools/system-packages.sh test),
+#   1. installs missing system packages (Tools/system-packages.sh test, which says which and why first;
+#      THRUM_NO_INSTALL=1 makes it stop with the list instead) and tests that script
+#      (Tools/test-system-packages.sh),
 #   2. checks that Package.swift declares every import (Tools/check-imports.py) and that every document
 #      the code cites and every link of the docs exists (Tools/check-docs.py), builds the simulated
 #      sound card (Tools/simcard/build.sh), the package and its tests (with SwiftPM's import check and
-#      warnings as errors), and thrum-bench in release (RenderThreadAllocationTests runs its storm counter:
-#      retain counts mean something only optimised),
+#      warnings as errors), and thrum-bench (its own package, Tools/bench) in release
+#      (RenderThreadAllocationTests runs its allocation and storm counters: retain counts mean something
+#      only optimised),
 #   3. runs every test except the real-time ones, in parallel,
 #   4. starts a PulseAudio null sink (Tools/pulse-null-sink.sh) and runs the real-time tests
 #      (suites named *RealTime* or *PulseAudio*, the simulated-card tests among them) one at a time,
@@ -25,6 +28,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 "$root/Tools/system-packages.sh" test
+"$root/Tools/test-system-packages.sh"
 
 corpus="${THRUM_CORPUS:-$(dirname "$root")/shared/corpus}"
 if [[ -d "$corpus" ]]; then echo "AHAP corpus: $corpus"; else echo "AHAP corpus: none at $corpus (its suites are skipped)"; fi
@@ -58,7 +62,9 @@ export THRUM_SIMCARD_PLUGIN
 swift build --build-tests --explicit-target-dependency-import-check error -Xswiftc -warnings-as-errors
 # What `import Thrum` exposes must equal the committed list (a change to the surface is a visible diff).
 "$root/Tools/check-public-api.sh"
-swift build -c release --product thrum-bench -Xswiftc -warnings-as-errors
+# thrum-bench is its own package (Tools/bench); RenderThreadAllocationTests runs this release build.
+swift build -c release --package-path "$root/Tools/bench" --product thrum-bench -Xswiftc -warnings-as-errors
+export THRUM_RELEASE_BENCH="$root/Tools/bench/.build/release/thrum-bench"
 run_tests swift test --skip-build --skip "$realtime|$servers"
 
 stop_servers() {

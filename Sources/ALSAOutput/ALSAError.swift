@@ -86,11 +86,6 @@ public struct ALSAError: Error, CustomStringConvertible, Sendable, Hashable {
         ALSAError(code: code, operation: .configureHardware, device: device, detail: what)
     }
 
-    /// The device failed while playing (disconnect, unrecoverable write error).
-    public static func playbackFailed(device: String, code: Int32, operation: Operation = .write) -> ALSAError {
-        ALSAError(code: code, operation: operation, device: device)
-    }
-
     /// True when the device does not exist or went away (`ENOENT`, `ENODEV`, `ENXIO`; and `EINVAL` from
     /// opening, which is how alsa-lib reports an unknown card such as `hw:99,0`): pick another device.
     public var isDeviceMissing: Bool {

@@ -1,6 +1,6 @@
 import Foundation
 import ThrumTestSupport
-import XCTest
+import Testing
 
 @testable import AudioAnalysis
 
@@ -17,24 +17,24 @@ func envelopeSeries(_ analysis: HapticAnalysis, _ sound: TestSound) -> (found: [
     return (times.map { Double(analysis.amplitude(at: $0)) }, times.map { sound.envelope(at: $0) })
 }
 
-final class AnalyzerTests: XCTestCase {
-    func testToneBurstEnvelopesCorrelateWithTheKnownEnvelope() {
+@Suite struct AnalyzerTests {
+    @Test func toneBurstEnvelopesCorrelateWithTheKnownEnvelope() {
         for (frequency, attack, release) in [(150.0, 0.02, 0.15), (60.0, 0.05, 0.3), (1000.0, 0.005, 0.05), (400.0, 0.1, 0.5)] {
             let sound = Signals.toneBursts(seconds: 15, frequency: frequency, attack: attack, release: release)
             let analysis = analyze(sound)
             let (found, known) = envelopeSeries(analysis, sound)
             let r = Scores.correlation(found, known)
-            XCTAssertGreaterThanOrEqual(r, 0.95, "\(frequency) Hz, attack \(attack) s, release \(release) s")
+            #expect(r >= 0.95, "\(frequency) Hz, attack \(attack) s, release \(release) s")
         }
     }
 
-    func testNoiseStepEnvelopeCorrelatesWithTheKnownEnvelope() {
+    @Test func noiseStepEnvelopeCorrelatesWithTheKnownEnvelope() {
         let sound = Signals.noiseSteps(seconds: 20)
         let (found, known) = envelopeSeries(analyze(sound), sound)
-        XCTAssertGreaterThanOrEqual(Scores.correlation(found, known), 0.95)
+        #expect(Scores.correlation(found, known) >= 0.95)
     }
 
-    func testTransientsSitAtTheOnsets() {
+    @Test func transientsSitAtTheOnsets() {
         let sounds = [
             ("clicks", Signals.clicks(seconds: 20)), ("bursts", Signals.toneBursts(seconds: 20, attack: 0.01)),
             ("steps", Signals.noiseSteps(seconds: 20)), ("music", Signals.music(seconds: 20)),
@@ -42,42 +42,42 @@ final class AnalyzerTests: XCTestCase {
         for (name, sound) in sounds {
             let times = analyze(sound).transients.map(\.time)
             let score = Scores.f1(found: times, truth: sound.onsets)
-            XCTAssertGreaterThanOrEqual(score.f1, 0.9, "\(name): \(times.count) transients for \(sound.onsets.count) onsets")
+            #expect(score.f1 >= 0.9, "\(name): \(times.count) transients for \(sound.onsets.count) onsets")
         }
     }
 
     /// `.haptic`'s rule: an emphasis is at least as strong as the envelope under it.
-    func testTransientsAreAtLeastAsStrongAsTheEnvelopeUnderThem() {
+    @Test func transientsAreAtLeastAsStrongAsTheEnvelopeUnderThem() {
         let analysis = analyze(Signals.music(seconds: 10))
-        XCTAssertFalse(analysis.transients.isEmpty)
+        #expect(!analysis.transients.isEmpty)
         for transient in analysis.transients {
-            XCTAssertGreaterThanOrEqual(transient.intensity, analysis.intensity(at: transient.time) - analysis.toleranceUsed)
-            XCTAssertLessThanOrEqual(transient.intensity, 1)
-            XCTAssertTrue((0...1).contains(transient.sharpness))
+            #expect(transient.intensity >= analysis.intensity(at: transient.time) - analysis.toleranceUsed)
+            #expect(transient.intensity <= 1)
+            #expect((0...1).contains(transient.sharpness))
         }
     }
 
-    func testEnvelopesSpanTheSoundAndKeepTheDensityLimit() {
+    @Test func envelopesSpanTheSoundAndKeepTheDensityLimit() {
         let sound = Signals.music(seconds: 12)
         for perSecond in [5.0, 30.0, 200.0] {
             var settings = AnalysisSettings.general
             settings.breakpointsPerSecond = perSecond
             let analysis = analyze(sound, settings: settings)
-            XCTAssertGreaterThanOrEqual(analysis.duration, sound.duration)
+            #expect(analysis.duration >= sound.duration)
             for envelope in [analysis.envelope, analysis.sharpness] {
-                XCTAssertEqual(envelope.first?.time, 0)
-                XCTAssertEqual(envelope.last!.time, analysis.duration, accuracy: 1e-9)
-                XCTAssertLessThanOrEqual(Double(envelope.count), perSecond * sound.duration + 3, "\(perSecond) per second")
-                XCTAssertEqual(envelope.map(\.time), envelope.map(\.time).sorted())
+                #expect(envelope.first?.time == 0)
+                #expect(abs(envelope.last!.time - analysis.duration) <= 1e-9)
+                #expect(Double(envelope.count) <= perSecond * sound.duration + 3, "\(perSecond) per second")
+                #expect(envelope.map(\.time) == envelope.map(\.time).sorted())
             }
-            XCTAssertEqual(analysis.envelope.map(\.value).max() ?? 0, 1, accuracy: analysis.toleranceUsed + 1e-6)
+            #expect(abs((analysis.envelope.map(\.value).max() ?? 0) - 1) <= analysis.toleranceUsed + 1e-6)
         }
         var tight = AnalysisSettings.general
         tight.breakpointsPerSecond = 5
-        XCTAssertGreaterThan(analyze(sound, settings: tight).toleranceUsed, Float(tight.tolerance))
+        #expect(analyze(sound, settings: tight).toleranceUsed > Float(tight.tolerance))
     }
 
-    func testLevelsWithoutNormalisingAreRelativeToFullScale() {
+    @Test func levelsWithoutNormalisingAreRelativeToFullScale() {
         let rate = 48_000.0
         let samples = (0..<Int(rate)).map { Float(0.1 * sin(2 * .pi * 200 * Double($0) / rate)) }
         let sound = TestSound(rate: rate, samples: samples, onsets: [0], envelope: nil)
@@ -85,15 +85,15 @@ final class AnalyzerTests: XCTestCase {
         var settings = AnalysisSettings.general
         settings.normalize = false
         settings.tolerance = 0.005
-        XCTAssertEqual(analyze(sound, settings: settings).intensity(at: 0.5), Float(0.1).squareRoot(), accuracy: 0.015)
+        #expect(abs(analyze(sound, settings: settings).intensity(at: 0.5) - (Float(0.1).squareRoot())) <= 0.015)
         settings.gain = 6.0206
-        XCTAssertEqual(analyze(sound, settings: settings).intensity(at: 0.5), Float(0.2).squareRoot(), accuracy: 0.02)
+        #expect(abs(analyze(sound, settings: settings).intensity(at: 0.5) - (Float(0.2).squareRoot())) <= 0.02)
         settings.normalize = true
         settings.gain = 0
-        XCTAssertEqual(analyze(sound, settings: settings).intensity(at: 0.5), 1, accuracy: 0.02)
+        #expect(abs(analyze(sound, settings: settings).intensity(at: 0.5) - 1) <= 0.02)
     }
 
-    func testSoundUnderTheFloorIsSilent() {
+    @Test func soundUnderTheFloorIsSilent() {
         // A tone at full level for 0.5 s, then the same tone 60 dB lower: under the −50 dB floor.
         let rate = 48_000.0
         let samples = (0..<Int(rate)).map { i -> Float in
@@ -101,26 +101,26 @@ final class AnalyzerTests: XCTestCase {
             return Float(level * sin(2 * .pi * 300 * Double(i) / rate))
         }
         let analysis = analyze(TestSound(rate: rate, samples: samples, onsets: [], envelope: nil))
-        XCTAssertEqual(analysis.intensity(at: 0.3), 1, accuracy: 0.04)
-        XCTAssertEqual(analysis.intensity(at: 0.9), 0)
+        #expect(abs(analysis.intensity(at: 0.3) - 1) <= 0.04)
+        #expect(analysis.intensity(at: 0.9) == 0)
     }
 
     /// The release continues after the sound until the envelope falls silent: a sound that stops at full
     /// level ends with a release tail of about hold + 6 × release, down to exactly 0.
-    func testTheReleaseOutlivesTheSound() {
+    @Test func theReleaseOutlivesTheSound() {
         let rate = 48_000.0
         let samples = (0..<Int(rate / 2)).map { Float(0.8 * sin(2 * .pi * 200 * Double($0) / rate)) }
         let analysis = analyze(TestSound(rate: rate, samples: samples, onsets: [0], envelope: nil))
         let settings = AnalysisSettings.general
         // Amplitude falls from 1 to the −50 dB floor at release τ: ln(316) ≈ 5.8 τ, after the hold.
-        XCTAssertEqual(analysis.duration, 0.5 + settings.hold + 5.8 * settings.release, accuracy: 0.02)
-        XCTAssertEqual(analysis.envelope.last?.value, 0)
-        XCTAssertGreaterThan(analysis.intensity(at: 0.5 + settings.hold + settings.release), 0.2)
+        #expect(abs(analysis.duration - (0.5 + settings.hold + 5.8 * settings.release)) <= 0.02)
+        #expect(analysis.envelope.last?.value == 0)
+        #expect(analysis.intensity(at: 0.5 + settings.hold + settings.release) > 0.2)
     }
 
     /// Each scale keeps its own straight lines within the tolerance: the amplitude scale is what `.haptic`
     /// interpolates, the intensity scale what AHAP curves interpolate.
-    func testBothScalesKeepTheTolerance() {
+    @Test func bothScalesKeepTheTolerance() {
         let sound = Signals.toneBursts(seconds: 6, attack: 0.05, release: 0.2)
         var settings = AnalysisSettings.general
         settings.breakpointsPerSecond = 500
@@ -128,28 +128,28 @@ final class AnalyzerTests: XCTestCase {
         let byAmplitude = sound.samples.withUnsafeBufferPointer {
             AudioAnalyzer.analyze(samples: $0, channels: 1, sampleRate: sound.rate, settings: settings, scale: .amplitude)
         }
-        XCTAssertEqual(byIntensity.scale, .intensity)
-        XCTAssertEqual(byAmplitude.scale, .amplitude)
-        XCTAssertEqual(byAmplitude.transients, byIntensity.transients)
+        #expect(byIntensity.scale == .intensity)
+        #expect(byAmplitude.scale == .amplitude)
+        #expect(byAmplitude.transients == byIntensity.transients)
         // Between the two, the amplitude differs by at most the two tolerances in amplitude terms
         // (an intensity error e moves the amplitude by at most 2e).
         for t in stride(from: 0.0, to: sound.duration, by: 0.001) {
-            XCTAssertEqual(byAmplitude.amplitude(at: t), byIntensity.amplitude(at: t), accuracy: 3 * Float(settings.tolerance), "at \(t) s")
+            #expect(abs(byAmplitude.amplitude(at: t) - (byIntensity.amplitude(at: t))) <= 3 * Float(settings.tolerance), "at \(t) s")
         }
     }
 
-    func testSilenceGivesAFlatZeroEnvelopeAndNoTransients() {
+    @Test func silenceGivesAFlatZeroEnvelopeAndNoTransients() {
         let analysis = analyze(TestSound(rate: 48_000, samples: [Float](repeating: 0, count: 48_000), onsets: [], envelope: nil))
-        XCTAssertEqual(analysis.envelope.map(\.value), [0, 0])
-        XCTAssertEqual(analysis.sharpness.count, 2)
-        XCTAssertEqual(analysis.transients, [])
-        XCTAssertEqual(analysis.duration, 1)
+        #expect(analysis.envelope.map(\.value) == [0, 0])
+        #expect(analysis.sharpness.count == 2)
+        #expect(analysis.transients == [])
+        #expect(analysis.duration == 1)
         let empty = analyze(TestSound(rate: 48_000, samples: [], onsets: [], envelope: nil))
-        XCTAssertEqual(empty.duration, 0)
-        XCTAssertEqual(empty.envelope.count, 1)
+        #expect(empty.duration == 0)
+        #expect(empty.envelope.count == 1)
     }
 
-    func testBassIsDullAndHissIsSharp() {
+    @Test func bassIsDullAndHissIsSharp() {
         var rng = SplitMix64(seed: 21)
         let rate = 48_000.0
         var previous = 0.0
@@ -161,30 +161,30 @@ final class AnalyzerTests: XCTestCase {
         let bass = (0..<Int(rate)).map { Float(0.5 * sin(2 * .pi * 70 * Double($0) / rate)) }
         let dull = analyze(TestSound(rate: rate, samples: bass, onsets: [], envelope: nil)).sharpness(at: 0.5)
         let sharp = analyze(TestSound(rate: rate, samples: hiss, onsets: [], envelope: nil)).sharpness(at: 0.5)
-        XCTAssertLessThan(dull, 0.15)
-        XCTAssertGreaterThan(sharp, 0.85)
+        #expect(dull < 0.15)
+        #expect(sharp > 0.85)
     }
 
     /// A transient's sharpness says which bands rose: low for a bass note, high for a high tone or a click.
-    func testTransientSharpnessFollowsWhatRose() {
+    @Test func transientSharpnessFollowsWhatRose() {
         func mean(_ sound: TestSound) -> Float {
             let transients = analyze(sound).transients
-            XCTAssertFalse(transients.isEmpty)
+            #expect(!transients.isEmpty)
             return transients.map(\.sharpness).reduce(0, +) / Float(max(transients.count, 1))
         }
-        XCTAssertLessThan(mean(Signals.toneBursts(seconds: 6, frequency: 60, attack: 0.005)), 0.25)
-        XCTAssertLessThan(mean(Signals.toneBursts(seconds: 6, frequency: 150, attack: 0.02)), 0.4)
-        XCTAssertGreaterThan(mean(Signals.toneBursts(seconds: 6, frequency: 3000, attack: 0.005)), 0.7)
-        XCTAssertGreaterThan(mean(Signals.clicks(seconds: 6)), 0.7)
+        #expect(mean(Signals.toneBursts(seconds: 6, frequency: 60, attack: 0.005)) < 0.25)
+        #expect(mean(Signals.toneBursts(seconds: 6, frequency: 150, attack: 0.02)) < 0.4)
+        #expect(mean(Signals.toneBursts(seconds: 6, frequency: 3000, attack: 0.005)) > 0.7)
+        #expect(mean(Signals.clicks(seconds: 6)) > 0.7)
     }
 
-    func testOtherSampleRates() {
+    @Test func otherSampleRates() {
         for rate in [44_100.0, 22_050.0, 96_000.0] {
             let sound = Signals.toneBursts(seconds: 10, attack: 0.01, rate: rate)
             let analysis = analyze(sound)
-            XCTAssertGreaterThanOrEqual(Scores.f1(found: analysis.transients.map(\.time), truth: sound.onsets).f1, 0.9, "\(rate) Hz")
+            #expect(Scores.f1(found: analysis.transients.map(\.time), truth: sound.onsets).f1 >= 0.9, "\(rate) Hz")
             let (found, known) = envelopeSeries(analysis, sound)
-            XCTAssertGreaterThanOrEqual(Scores.correlation(found, known), 0.95, "\(rate) Hz")
+            #expect(Scores.correlation(found, known) >= 0.95, "\(rate) Hz")
         }
     }
 }

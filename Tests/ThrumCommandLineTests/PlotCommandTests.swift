@@ -135,6 +135,7 @@ private var bundledPatterns: [String] {
 
 @Suite struct PlotCommandTests {
     @Test func svgIsWellFormedAndHasOneElementPerEvent() throws {
+        #expect(bundledPatterns.count >= 5, "the bundled patterns in \(patterns)")
         for name in bundledPatterns {
             let path = patterns + "/" + name
             let svg = try plot([path])

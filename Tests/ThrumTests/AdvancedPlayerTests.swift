@@ -45,16 +45,33 @@ import Thrum
         #expect((player as? ThrumPlayerState)?.endFrame == 16000)
     }
 
+    /// At rate 2 the second tap comes at 0.25 s, but what sounds keeps its pitch: the first tap's burst is
+    /// the rate-1 burst sample for sample, and a continuous event's frequency (upward zero crossings) is
+    /// the rate-1 frequency.
     @Test func rateScalesOnsetsButNotPitch() throws {
-        let engine = try offlineEngine()
-        let player = try engine.makeAdvancedPlayer(
-            with: CHHapticPattern(events: [transient(at: 0), transient(at: 0.5)], parameters: []))
-        player.playbackRate = 2
-        try player.start(atTime: 0)
-        let haptic = channel(try render(engine, frames: 8000), 2, of: 3)
+        func play(_ events: [CHHapticEvent], rate: Float, frames: Int) throws -> [Float] {
+            let engine = try offlineEngine()
+            let player = try engine.makeAdvancedPlayer(with: CHHapticPattern(events: events, parameters: []))
+            player.playbackRate = rate
+            try player.start(atTime: 0)
+            return channel(try render(engine, frames: frames), 2, of: 3)
+        }
+        let taps = [transient(at: 0), transient(at: 0.5)]
+        let haptic = try play(taps, rate: 2, frames: 8000)
         let found = onsets(haptic, minimumGap: 500)
         #expect(found.count == 2)
         #expect(found.last.map { abs($0 - 2000) <= 1 } == true)
+
+        let normal = try play(taps, rate: 1, frames: 8000)
+        let burst = 0..<1500  // the first tap, before the second one at either rate
+        #expect(peak(normal, burst) > 0.5)
+        #expect(Array(haptic[burst]) == Array(normal[burst]), "the tap's burst changed with the rate")
+
+        let hum = [continuous(at: 0, duration: 1)]
+        let fast = zeroCrossingFrequency(try play(hum, rate: 2, frames: 4000), rate: 8000, from: 400, to: 3600)
+        let slow = zeroCrossingFrequency(try play(hum, rate: 1, frames: 4000), rate: 8000, from: 400, to: 3600)
+        #expect(slow > 20)
+        #expect(abs(fast - slow) < 0.01 * slow, "\(fast) Hz at rate 2, \(slow) Hz at rate 1")
     }
 
     @Test func seekBeforeStartSkipsEarlierEvents() throws {

@@ -280,11 +280,14 @@ final class Bag<Element>: @unchecked Sendable {
     @Test func live() throws {
         let engine = try EngineConcurrencyTests.liveEngine()
         var random = SplitMix64(seed: 4)
+        var playing = 0  // rounds in which the render thread was under way when stop came
         for _ in 0..<50 {
             try engine.start()
             try engine.playPattern(from: Self.ahap)
             usleep(UInt32(random.next() % 3000))
+            if engine.currentTime > 0 { playing += 1 }
             engine.stop()
         }
+        #expect(playing > 0, "the render thread never ran before a stop: the race was not exercised")
     }
 }

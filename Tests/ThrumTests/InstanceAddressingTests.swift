@@ -226,20 +226,41 @@ import ThrumTestSupport
         #expect(peak(haptic, 3000..<4000) > 0.5, "part of a refused curve was applied")
     }
 
-    /// With room for one command, a start either is refused and nothing plays, or is accepted and plays
-    /// (before: the start was queued, its mute command did not fit, the call threw, and B played anyway
-    /// without a slot-table entry).
-    @Test func aStartIsQueuedWholeOrNotAtAll() throws {
+    /// Room for `free` commands left, then B (a 1 s continuous event at full intensity) is started:
+    /// returns whether the start was accepted and B's haptic peak over 1000…2000 frames.
+    func startWithRoom(_ free: Int) throws -> (started: Bool, peak: Float) {
         let engine = try offlineEngine()
         let a = try engine.makePlayer(with: CHHapticPattern(events: [continuous(at: 0, duration: 10, intensity: 0)], parameters: []))
         let b = try engine.makePlayer(with: CHHapticPattern(events: [continuous(at: 0, duration: 1)], parameters: []))
         try a.start(atTime: 0)
         let room = try fillCommandQueue(of: engine, with: a)
+        try #require(room > free)
         try renderRaw(engine, frames: 0, callbacks: true)
-        for _ in 0..<(room - 1) { try a.stop(atTime: 100) }
+        for _ in 0..<(room - free) { try a.stop(atTime: 100) }
         var started = true
         do { try b.start(atTime: 0) } catch { started = false }
-        let haptic = channel(try render(engine, frames: 2000), 2, of: 3)
-        #expect((peak(haptic, 1000..<2000) > 0.5) == started, "started: \(started)")
+        return (started, peak(channel(try render(engine, frames: 2000), 2, of: 3), 1000..<2000))
+    }
+
+    /// A start is queued whole or not at all: with no room it is refused and nothing of B plays; with room
+    /// for fewer commands than a start takes it is refused too and B stays silent (before: the start was
+    /// queued, its mute command did not fit, the call threw, and B played anyway without a slot-table
+    /// entry); from the room a start takes on, it is accepted and B plays.
+    @Test func aStartIsQueuedWholeOrNotAtAll() throws {
+        var outcomes: [(free: Int, started: Bool, peak: Float)] = []
+        for free in 0...8 {
+            let (started, peak) = try startWithRoom(free)
+            outcomes.append((free, started, peak))
+        }
+        let needed = try #require(outcomes.first { $0.started }?.free, "no start accepted with room for 8 commands")
+        #expect(needed >= 1, "a start with no room at all was accepted")
+        for outcome in outcomes {
+            #expect(outcome.started == (outcome.free >= needed), "room for \(outcome.free): started \(outcome.started)")
+            if outcome.started {
+                #expect(outcome.peak > 0.5, "room for \(outcome.free): an accepted start plays")
+            } else {
+                #expect(outcome.peak == 0, "room for \(outcome.free): a refused start plays nothing of B")
+            }
+        }
     }
 }
