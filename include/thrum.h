@@ -185,6 +185,10 @@ double thrum_engine_time(const thrum_engine *engine);
 double thrum_engine_sample_rate(const thrum_engine *engine);
 int32_t thrum_engine_channels(const thrum_engine *engine);
 
+/* Underruns (xruns) the device has reported since the engine opened: each lost audio because the render
+ * thread was late (a loaded machine; try a larger --period). Thread-safe. */
+uint64_t thrum_engine_xruns(const thrum_engine *engine);
+
 /* Stops every player (their completion callbacks run on this thread), lets the device play what it was
  * given, closes it and frees the engine. Players made on it stay valid handles whose calls then fail;
  * free them with thrum_player_free. */

@@ -25,6 +25,11 @@ public func thrum_engine_channels(_ engine: OpaquePointer?) -> Int32 {
     engine.map { Int32(object($0, as: LibraryCalls.LiveEngine.self).channelCount) } ?? -1
 }
 
+@_cdecl("thrum_engine_xruns")
+public func thrum_engine_xruns(_ engine: OpaquePointer?) -> UInt64 {
+    engine.map { object($0, as: LibraryCalls.LiveEngine.self).xruns } ?? 0
+}
+
 @_cdecl("thrum_engine_close")
 public func thrum_engine_close(_ engine: OpaquePointer?) {
     guard let engine else { return }

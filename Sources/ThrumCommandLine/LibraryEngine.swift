@@ -1,3 +1,4 @@
+import ALSAOutput
 import Foundation
 import RenderCore
 import Thrum
@@ -24,6 +25,10 @@ extension LibraryCalls {
         /// unless `--sample-rate` asks for one) and starts the engine of every actuator.
         /// - Throws: a ``Failure``: 64 a bad option, 65 a bad profile, 69 the device refuses or is missing.
         package init(options: [String]) throws {
+            // alsa-lib prints its own errors to stderr; the failure carries them in one line instead (as the CLI).
+            if ProcessInfo.processInfo.environment["THRUM_ALSA_DEBUG"] == nil {
+                ALSADevices.setLibraryDiagnostics(enabled: false)
+            }
             let arguments = try parseOptions(options, of: playCommand, allowed: Self.optionNames)
             var engineOptions = try EngineArguments.engineOptions(arguments, patternPaths: [], defaultChannels: .speakers)
             // Bundled patterns find their audio as they do with `thrum play NAME`.
@@ -49,6 +54,8 @@ extension LibraryCalls {
         package var sampleRate: Double { device.options.sampleRate }
         /// Output channels per frame.
         package var channelCount: Int { device.options.channelMap.channelCount }
+        /// Underruns the device has reported since the engine opened (audio lost to a late render thread).
+        package var xruns: UInt64 { (try? engine(for: .all).xrunCount) ?? 0 }
         /// Seconds on the engine clock (frames played ÷ rate); the time base of every `at` below.
         package var currentTime: Double { (try? engine(for: .all).currentTime) ?? 0 }
 

@@ -240,6 +240,12 @@ class Engine:
         """Output channels per frame."""
         return int(_lib.thrum_engine_channels(self._open()))
 
+    @property
+    def xruns(self) -> int:
+        """Underruns the device reported since the engine opened (audio lost to a late render thread on a
+        loaded machine; a larger ``period`` helps)."""
+        return int(_lib.thrum_engine_xruns(self._open()))
+
     def player(self, pattern: Pattern, actuator: Optional[str] = None) -> "Player":
         """A player of ``pattern`` on this engine (on the actuators of ``actuator``: a name of the channel map
         or a group such as ``"handles"``; None: every actuator). Loads its audio files. Raises ThrumError."""
@@ -394,10 +400,12 @@ class Player:
         return self._finished.wait(timeout)
 
     def _completed(self, context: Any, status: int, message: Optional[bytes]) -> None:
-        self._finished.set()
         callback = self._on_completion
-        if callback is not None:
-            callback(None if status == 0 else ThrumError(_native.decode(message), status))
+        try:
+            if callback is not None:
+                callback(None if status == 0 else ThrumError(_native.decode(message), status))
+        finally:
+            self._finished.set()
 
     def __del__(self) -> None:
         handle, self._handle = getattr(self, "_handle", None), None

@@ -67,6 +67,7 @@ _signatures: dict[str, tuple[Any, list[Any]]] = {
     "thrum_engine_time": (ctypes.c_double, [_handle]),
     "thrum_engine_sample_rate": (ctypes.c_double, [_handle]),
     "thrum_engine_channels": (ctypes.c_int32, [_handle]),
+    "thrum_engine_xruns": (ctypes.c_uint64, [_handle]),
     "thrum_engine_close": (None, [_handle]),
     "thrum_player_new": (_handle, [_handle, _handle, ctypes.c_char_p, _error]),
     "thrum_player_start": (ctypes.c_int, [_handle, ctypes.c_double, _error]),
