@@ -7,6 +7,9 @@
 set -euo pipefail
 build_packages=(pkg-config libasound2-dev libsndfile1-dev libsamplerate0-dev libasound2-plugins librsvg2-bin)
 test_packages=(pulseaudio pulseaudio-utils alsa-utils sox python3 pipewire pipewire-bin wireplumber dbus jackd2 jack-capture)
+# libthrum's tests (Tools/test-libthrum.sh): C and C++ compilers, make, Debian's python3 with venv, numpy, pytest,
+# matplotlib, setuptools and wheel.
+test_packages+=(gcc g++ make python3-venv python3-numpy python3-pytest python3-matplotlib python3-setuptools python3-wheel)
 wanted=("${build_packages[@]}")
 if [[ "${1:-build}" == "test" ]]; then wanted+=("${test_packages[@]}"); fi
 missing=()
