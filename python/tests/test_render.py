@@ -26,7 +26,7 @@ def test_render_once_equals_the_cli(tmp_path):
 @pytest.mark.parametrize("name, options, cli_options", [
     ("heartbeat", dict(loops=3, rate=1.5, sample_rate=44100, channels="M+H"),
      ["--loops", "3", "--rate", "1.5", "--sample-rate", "44100", "--channels", "M+H"]),
-    ("click-with-sound", dict(channels="L+H,R+H", seek=0.05), ["--channels", "L+H,R+H", "--seek", "0.05"]),
+    ("click-with-sound", dict(channels="L+H,R+H", seek=0.005), ["--channels", "L+H,R+H", "--seek", "0.005"]),
     ("crescendo", dict(loop=True, loop_end=0.3, duration=1.25, profile="lra"),
      ["--loop", "--loop-end", "0.3", "--duration", "1.25", "--profile", "lra"]),
     ("drum-roll", dict(sample_rate=96000, voices=4), ["--sample-rate", "96000", "--voices", "4"]),
@@ -36,6 +36,12 @@ def test_render_options_equal_the_cli(tmp_path, name, options, cli_options):
     expected = cli_render(tmp_path, name, *cli_options)
     assert samples.shape == expected.shape
     assert np.array_equal(samples.view(np.uint32), expected.view(np.uint32))
+
+
+def test_empty_render_has_the_channels(tmp_path):
+    samples = thrum.render(thrum.Pattern.load("click-with-sound"), channels="L+H,R+H", seek=0.05)
+    assert samples.shape == cli_render(tmp_path, "click-with-sound", "--channels", "L+H,R+H", "--seek", "0.05").shape
+    assert samples.shape == (0, 2)
 
 
 def test_long_render_spans_many_blocks(tmp_path):

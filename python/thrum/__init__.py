@@ -150,7 +150,9 @@ def render(pattern: Pattern, sample_rate: int = 48000, channels: str = "L,R,H", 
                 blocks.append(samples[:frames])
             if frames < block:
                 break
-        return np.concatenate(blocks) if len(blocks) != 1 else blocks[0]
+        if not blocks:  # a render may be empty (a seek past the end)
+            return np.empty((0, width), dtype=np.float32)
+        return np.concatenate(blocks) if len(blocks) > 1 else blocks[0]
     finally:
         _lib.thrum_renderer_free(renderer)
 
