@@ -2,7 +2,10 @@
 """Benchmarks the Python package against the command (issue 24's figures):
   1. call overhead: thrum.render of a 10 ms pattern (one 10 ms HapticContinuous event), median of N calls;
   2. throughput: a 600 s render (heartbeat, --loops 600, L,R,H at 48 kHz) by thrum.render (into a numpy
-     array) and by `thrum render … --format float -o FILE` (into a file on /dev/shm), best of R runs each.
+     array) and by `thrum render … --format float -o FILE` (into a file on /dev/shm), best of R runs each;
+     beside them, the same render read through libthrum into one reused 65536-frame block (the library's
+     own speed, without the result's 345 MB), and the time to fill a fresh array of that size with numpy
+     (the memory cost any in-memory result pays: on some VMs each new page is expensive).
 Run it with a Python that has the package installed and the matching command:
   VENV/bin/python Tools/bench-libthrum.py --cli PREFIX/bin/thrum [--calls 200] [--runs 3]
 (Tools/test-libthrum.sh's steps make both: Tools/install.sh --prefix P; python3 -m venv V; V/bin/pip install ./python.)
@@ -14,7 +17,10 @@ import subprocess
 import tempfile
 import time
 
+import numpy as np
+
 import thrum
+from thrum import _native
 
 
 def main() -> None:
@@ -42,6 +48,21 @@ def main() -> None:
         samples = thrum.render(long, loops=600)
         python_times.append(time.perf_counter() - start)
         del samples
+    reused = []
+    block = np.empty((65536, 3), dtype=np.float32)
+    for _ in range(options.runs):
+        arguments, count = _native.strings_of(["--loops", "600"])
+        renderer = _native.call(_native.lib.thrum_renderer_open, long._handle, arguments, count, failed=lambda h: not h)
+        start = time.perf_counter()
+        while _native.lib.thrum_renderer_read(renderer, block.ctypes.data, len(block), None) == len(block):
+            pass
+        reused.append(time.perf_counter() - start)
+        _native.lib.thrum_renderer_free(renderer)
+    start = time.perf_counter()
+    fresh = np.empty((600 * 48000, 3), dtype=np.float32)
+    fresh.fill(0.5)
+    touch = time.perf_counter() - start
+    del fresh
     folder = "/dev/shm" if os.path.isdir("/dev/shm") else None
     cli_times = []
     with tempfile.TemporaryDirectory(dir=folder) as scratch:
@@ -54,7 +75,8 @@ def main() -> None:
     best_python, best_cli = min(python_times), min(cli_times)
     print(f"600 s render: thrum.render {best_python:.2f} s ({600 / best_python:.0f}x real time), "
           f"thrum render {best_cli:.2f} s ({600 / best_cli:.0f}x real time); Python/CLI = {best_python / best_cli:.3f} "
-          f"(best of {options.runs})")
+          f"(best of {options.runs}); libthrum into a reused block {min(reused):.2f} s; filling a fresh "
+          f"345 MB array {touch:.2f} s")
 
 
 if __name__ == "__main__":

@@ -141,18 +141,25 @@ def render(pattern: Pattern, sample_rate: int = 48000, channels: str = "L,R,H", 
     renderer = _native.call(_lib.thrum_renderer_open, pattern._handle, array, count, failed=lambda h: not h)
     try:
         width = _lib.thrum_renderer_channels(renderer)
-        block = 1 << 16
-        blocks = []
+        # One array, sized for the expected length plus 0.25 s of release tails and doubled if that is short,
+        # then shrunk in place: the samples are written once, where they stay.
+        seconds = duration if duration else pattern.duration * max(loops or 1, 1) / (rate or 1.0) - (seek or 0)
+        rate_hz = _lib.thrum_renderer_sample_rate(renderer)
+        out = np.empty((max(int((max(seconds, 0) + 0.25) * rate_hz), 4096), width), dtype=np.float32)
+        total = 0
         while True:
-            samples = np.empty((block, width), dtype=np.float32)
-            frames = _native.call(_lib.thrum_renderer_read, renderer, samples.ctypes.data, block, failed=lambda n: n < 0)
-            if frames:
-                blocks.append(samples[:frames])
-            if frames < block:
+            if total == len(out):
+                bigger = np.empty((2 * len(out), width), dtype=np.float32)
+                bigger[:total] = out
+                out = bigger
+            room = len(out) - total
+            frames = _native.call(_lib.thrum_renderer_read, renderer, out[total:].ctypes.data, room,
+                                  failed=lambda n: n < 0)
+            total += frames
+            if frames < room:
                 break
-        if not blocks:  # a render may be empty (a seek past the end)
-            return np.empty((0, width), dtype=np.float32)
-        return np.concatenate(blocks) if len(blocks) > 1 else blocks[0]
+        out.resize((total, width), refcheck=False)
+        return out
     finally:
         _lib.thrum_renderer_free(renderer)
 
