@@ -29,6 +29,8 @@ from ._native import ThrumError, lib as _lib
 __all__ = ["__version__", "ThrumError", "Pattern", "Diagnostic", "render", "check", "convert", "analyze", "Engine",
            "Player"]
 
+ThrumError.__module__ = "thrum"  # shown as thrum.ThrumError in tracebacks
+
 __version__: str = _native.decode(_lib.thrum_version())
 """Thrum's version (the library's: ``thrum --version`` prints the same)."""
 
