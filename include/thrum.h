@@ -244,7 +244,7 @@ typedef void (*thrum_completion_fn)(void *context, int status, const char *messa
 /* Sets (or with NULL removes) the completion callback; `context` is passed back unchanged. */
 void thrum_player_set_completion(thrum_player *player, thrum_completion_fn callback, void *context);
 
-/* Frees the player; what it plays goes on until it ends (stop it first to silence it). */
+/* Frees the player; from then on its completion callback is never called. Stop it first to silence it. */
 void thrum_player_free(thrum_player *player);
 
 #ifdef __cplusplus
