@@ -5,8 +5,8 @@
 #          PipeWire with WirePlumber and D-Bus, whose ALSA plugin pipewire-alsa is only downloaded and
 #          unpacked by Tools/pipewire-null-sink.sh, never installed; jackd2 and jack_capture)
 set -euo pipefail
-build_packages=(pkg-config libasound2-dev libsndfile1-dev libsamplerate0-dev libasound2-plugins librsvg2-bin)
-test_packages=(pulseaudio pulseaudio-utils alsa-utils sox python3 pipewire pipewire-bin wireplumber dbus jackd2 jack-capture)
+build_packages=(pkg-config libasound2-dev libsndfile1-dev libsamplerate0-dev libasound2-plugins librsvg2-bin libcivetweb-dev)
+test_packages=(pulseaudio pulseaudio-utils alsa-utils sox python3 pipewire pipewire-bin wireplumber dbus jackd2 jack-capture python3-pytest python3-websocket chromium chromium-driver python3-selenium)
 # libthrum's tests (Tools/test-libthrum.sh): C and C++ compilers, make, Debian's python3 with venv, numpy, pytest,
 # matplotlib, setuptools and wheel.
 test_packages+=(gcc g++ make python3-venv python3-numpy python3-pytest python3-matplotlib python3-setuptools python3-wheel)

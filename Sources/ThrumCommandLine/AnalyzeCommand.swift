@@ -39,7 +39,7 @@ let analyzeCommand = Subcommand(
             Settings come from the options, then the settings file, then the preset.
             Settings file keys: preset, bandLow, bandHigh, attack, hold, release, onsetSensitivity,
             minimumOnsetInterval, breakpointsPerSecond, tolerance, gain, normalize, floor, sharpnessLow,
-            sharpnessHigh (see README, "From sound to haptics").
+            sharpnessHigh (see docs/audio-to-haptics.md, "Settings").
             Exit status: 0 ok, 64 usage, 65 unreadable sound or bad settings, 66 missing file, 74 cannot write.
             """),
     run: { arguments, console in
