@@ -16,6 +16,9 @@ let package = Package(
     products: [
         .library(name: "Thrum", targets: ["Thrum"]),
         .executable(name: "thrum", targets: ["ThrumCLI"]),
+        // libthrum, the C ABI (include/thrum.h): SwiftPM names it libThrumC.so; Tools/install.sh installs it as
+        // libthrum.so.0 (its soname) with the link libthrum.so.
+        .library(name: "ThrumC", type: .dynamic, targets: ["ThrumC"]),
     ],
     targets: [
         // System libraries (C shims).
@@ -66,6 +69,10 @@ let package = Package(
             dependencies: ["CCivetWeb", "Thrum", "ThrumModel", "AHAPCodec", "HapticFormats", "AudioResources", "ALSAOutput"],
             swiftSettings: strict),
         .executableTarget(name: "ThrumCLI", dependencies: ["ThrumCommandLine"], swiftSettings: strict),
+        // The C ABI over the CLI's library calls (ThrumCommandLine's LibraryCalls): marshalling only.
+        .target(
+            name: "ThrumC", dependencies: ["ThrumCommandLine", "AudioResources"], swiftSettings: strict,
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-soname=libthrum.so.0"])]),
 
         // Helpers shared by the test targets (corpus and oracle locations, temporary folders, signal measurements,
         // snapshots, a seeded generator); never linked into a product.

@@ -37,6 +37,14 @@ declare -A why=(
     [chromium]="the browser the studio's page tests drive"
     [chromium-driver]="lets Selenium drive Chromium"
     [python3-selenium]="drives the studio's page in Chromium (Tests/Browser)"
+    [gcc]="compiles the C test program and examples against libthrum (Tools/test-libthrum.sh)"
+    [g++]="compiles thrum.h as C++ (Tools/test-libthrum.sh)"
+    [make]="builds the C examples (examples/c/Makefile)"
+    [python3-venv]="the fresh venv the Python package is pip-installed into (Tools/test-libthrum.sh)"
+    [python3-numpy]="the Python package's sample arrays"
+    [python3-matplotlib]="the Python plotting example"
+    [python3-setuptools]="builds the Python package (python/setup.py)"
+    [python3-wheel]="builds the Python package's wheel"
     [bash]="runs the bash completion script in ShellCompletionTests"
     [zsh]="runs the zsh completion script in ShellCompletionTests"
     [fish]="runs the fish completion script in ShellCompletionTests"
@@ -52,6 +60,9 @@ test_packages=(pulseaudio pulseaudio-utils alsa-utils sox python3 pipewire pipew
 test_packages+=(bash zsh fish man-db)
 # What Tools/package-deb.sh and Tools/test-package.sh use: dpkg-shlibdeps, strip, lintian, a fresh Debian root.
 package_packages=(dpkg-dev binutils lintian mmdebstrap)
+# libthrum's tests (Tools/test-libthrum.sh): C and C++ compilers, make, Debian's python3 with venv, numpy, pytest,
+# matplotlib, setuptools and wheel.
+test_packages+=(gcc g++ make python3-venv python3-numpy python3-pytest python3-matplotlib python3-setuptools python3-wheel)
 wanted=("${build_packages[@]}")
 if [[ "${1:-build}" == "test" ]]; then wanted+=("${test_packages[@]}"); fi
 if [[ "${1:-build}" == "package" ]]; then wanted+=("${package_packages[@]}"); fi

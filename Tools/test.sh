@@ -95,6 +95,7 @@ trap 'stop_servers; report_skips' EXIT
     run_tests swift test --skip-build --no-parallel --filter 'JACK'
 )
 "$root/Tools/jack-dummy.sh" stop
+"$root/Tools/test-libthrum.sh"  # libthrum: install, C test (+ASan), pip install ./python, pytest, examples; own PulseAudio sink
 
 if [[ "${THRUM_SKIP_SANITIZERS:-0}" != "1" ]]; then
     run_tests swift test --scratch-path "$root/.build-tsan" --sanitize=thread \

@@ -27,6 +27,13 @@ struct PatternTarget: Equatable {
         locality = GCHapticsLocality(name)
     }
 
+    /// A pattern part and a locality given apart (libthrum's players).
+    init(pattern: String, locality: GCHapticsLocality?) {
+        argument = pattern + (locality.map { "@\($0.rawValue)" } ?? "")
+        self.pattern = pattern
+        self.locality = locality
+    }
+
     /// The locality the pattern plays on.
     var playsOn: GCHapticsLocality { locality ?? .all }
 }

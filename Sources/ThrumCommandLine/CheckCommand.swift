@@ -25,7 +25,6 @@ let checkCommand = Subcommand(
             missing or unreadable.
             """),
     run: { arguments, console in
-        let strict = arguments.flag(.strict)
         let limits = try PatternLimits(arguments)
         var files: [[String: Any]] = []
         var errorCount = 0
@@ -34,12 +33,10 @@ let checkCommand = Subcommand(
         var rejected = 0
         for argument in arguments.positionals {
             let name = PatternInput.displayName(argument)
-            var diagnostics: [Diagnostic]
+            let diagnostics: [Diagnostic]
             do {
-                let data = try PatternInput.read(argument, limits: limits)
-                diagnostics = try checkDiagnostics(
-                    data, argument: argument, limits: limits, arguments: arguments, mode: strict ? .strict : .legacyCompatibility)
-            } catch let failure as PatternInput.Failure where failure.code == .noInput {
+                diagnostics = try checkFile(argument, limits: limits, arguments: arguments)
+            } catch let failure as PatternInput.Failure {
                 missing += 1
                 let reason = failure.reason
                 if arguments.flag(.json) {
@@ -50,15 +47,6 @@ let checkCommand = Subcommand(
                     console.print("\(name): error: \(reason)")
                 }
                 continue
-            } catch let failure as PatternInput.Failure {
-                diagnostics = [Diagnostic(.error, file: name, path: "", message: failure.reason)]
-            }
-            if strict {
-                diagnostics = diagnostics.map { diagnostic in
-                    var promoted = diagnostic
-                    promoted.severity = .error
-                    return promoted
-                }
             }
             let errors = diagnostics.filter { $0.severity == .error }.count
             errorCount += errors
@@ -90,6 +78,27 @@ let checkCommand = Subcommand(
         if missing > 0 { return .noInput }
         return errorCount > 0 ? .dataError : .ok
     })
+
+/// Every finding `check` reports for the file `argument` (`-`: standard input); with `--strict` every
+/// warning is an error. A file over the size limit is one error.
+/// - Throws: `PatternInput.Failure` (66) when the file is missing or unreadable; `UsageError` for a bad option.
+func checkFile(_ argument: String, limits: PatternLimits, arguments: ParsedArguments) throws -> [Diagnostic] {
+    let strict = arguments.flag(.strict)
+    var diagnostics: [Diagnostic]
+    do {
+        let data = try PatternInput.read(argument, limits: limits)
+        diagnostics = try checkDiagnostics(
+            data, argument: argument, limits: limits, arguments: arguments, mode: strict ? .strict : .legacyCompatibility)
+    } catch let failure as PatternInput.Failure where failure.code != .noInput {
+        diagnostics = [Diagnostic(.error, file: PatternInput.displayName(argument), path: "", message: failure.reason)]
+    }
+    guard strict else { return diagnostics }
+    return diagnostics.map { diagnostic in
+        var promoted = diagnostic
+        promoted.severity = .error
+        return promoted
+    }
+}
 
 /// Every finding for one pattern file's bytes: the decoder's (`.haptic` files checked in `mode`), then the
 /// count limits, then what `play` would refuse or lose (``PlayCheck``), each stage only when the one

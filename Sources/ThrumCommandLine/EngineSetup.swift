@@ -3,27 +3,43 @@ import Foundation
 import RenderCore
 import Thrum
 
-/// Finds the files Thrum ships (`Resources/Patterns`, `Resources/Actuators`, `Resources/Audio`):
-/// `$THRUM_RESOURCES`, else `PREFIX/share/thrum` beside an installed `PREFIX/bin/thrum`, else the nearest
-/// `Resources` folder above the executable (a SwiftPM build tree).
+/// Finds the files Thrum ships (`Patterns`, `Actuators`, `Audio`, `Studio`): `$THRUM_RESOURCES`; else, from
+/// the folder of the file holding this code (`thrum`, or `libthrum.so` loaded by another program) and then
+/// from the executable's, `../share/thrum` (an installed prefix) or the nearest `Resources` folder above (a
+/// SwiftPM build tree).
 enum BundledResources {
     static let folder: String? = {
         if let override = ProcessInfo.processInfo.environment["THRUM_RESOURCES"] { return override }
-        // The executable's own path: argv[0] is only a name when the shell found thrum on PATH.
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments.first ?? "."
-        var url = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
-        let installed = url.deletingLastPathComponent().appendingPathComponent("share/thrum")
-        if FileManager.default.fileExists(atPath: installed.appendingPathComponent("Patterns").path) { return installed.path }
-        for _ in 0..<6 {
-            let candidate = url.appendingPathComponent("Resources/Patterns").path
-            if FileManager.default.fileExists(atPath: candidate) {
-                return url.appendingPathComponent("Resources").path
+        for start in [imagePath(), "/proc/self/exe"].compactMap({ $0 }) {
+            var url = URL(fileURLWithPath: start).resolvingSymlinksInPath().deletingLastPathComponent()
+            let installed = url.deletingLastPathComponent().appendingPathComponent("share/thrum")
+            if FileManager.default.fileExists(atPath: installed.appendingPathComponent("Patterns").path) {
+                return installed.path
             }
-            url.deleteLastPathComponent()
+            for _ in 0..<6 {
+                let candidate = url.appendingPathComponent("Resources/Patterns").path
+                if FileManager.default.fileExists(atPath: candidate) {
+                    return url.appendingPathComponent("Resources").path
+                }
+                url.deleteLastPathComponent()
+            }
         }
         return nil
     }()
+
+    /// The file mapped at this module's code (glibc's dladdr is not visible to Swift): from /proc/self/maps.
+    private static func imagePath() -> String? {
+        let address = UInt(bitPattern: #dsohandle)
+        // Read to the end: /proc files say they are empty.
+        guard let file = FileHandle(forReadingAtPath: "/proc/self/maps"), let data = try? file.readToEnd() else { return nil }
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+            let range = fields.first?.split(separator: "-").compactMap { UInt($0, radix: 16) } ?? []
+            guard fields.count == 6, range.count == 2, range[0] <= address, address < range[1] else { continue }
+            return fields[5].trimmingCharacters(in: .whitespaces)
+        }
+        return nil
+    }
 
     static var patterns: String? { folder.map { $0 + "/Patterns" } }
     static var audio: String? { folder.map { $0 + "/Audio" } }
@@ -267,19 +283,35 @@ struct OfflineRender {
         let block = 4096
         var buffer = [Float](repeating: 0, count: block * channels)
         var rendered = 0
-        let engine = engines[0]  // renders the device: every engine's players
         while true {
-            var count = min(block, (limit ?? .max) - rendered, maxFrames - rendered)
+            let count = min(block, (limit ?? .max) - rendered, maxFrames - rendered)
             if count <= 0 { break }
-            try buffer.withUnsafeMutableBufferPointer { try engine.renderOffline(frameCount: count, into: $0.baseAddress!) }
-            let end = endFrame
-            if limit == nil, let end { count = max(0, min(count, Int(end) - rendered)) }
-            try buffer.withUnsafeBufferPointer { try consume(UnsafeBufferPointer(rebasing: $0[0..<(count * channels)])) }
-            rendered += count
-            if limit == nil, end != nil { break }
+            let step = try buffer.withUnsafeMutableBufferPointer {
+                try self.step(into: $0.baseAddress!, frameCount: count, rendered: rendered, limit: limit)
+            }
+            try buffer.withUnsafeBufferPointer { try consume(UnsafeBufferPointer(rebasing: $0[0..<(step.frames * channels)])) }
+            rendered += step.frames
+            if step.ended { break }
         }
+        return finish(frames: rendered)
+    }
+
+    /// Renders the next `frameCount` frames into `buffer` (interleaved) after `rendered` frames, and says how
+    /// many of them belong to the render: all of them with a `limit`, else those before the last pattern's end.
+    /// - Returns: the frames that count, and whether the render is over (every pattern ended; never with a limit).
+    func step(
+        into buffer: UnsafeMutablePointer<Float>, frameCount: Int, rendered: Int, limit: Int?
+    ) throws -> (frames: Int, ended: Bool) {
+        try engines[0].renderOffline(frameCount: frameCount, into: buffer)  // renders the device: every engine's players
+        guard limit == nil, let end = endFrame else { return (frameCount, false) }
+        return (max(0, min(frameCount, Int(end) - rendered)), true)
+    }
+
+    /// Stops the engines after `frames` frames and says what the render lost.
+    func finish(frames: Int) -> Outcome {
+        let engine = engines[0]
         let outcome = Outcome(
-            frames: rendered, droppedEvents: engine.voiceOverflowCount, zeroedSamples: engine.nonFiniteSampleCount)
+            frames: frames, droppedEvents: engine.voiceOverflowCount, zeroedSamples: engine.nonFiniteSampleCount)
         for engine in engines { engine.stop() }
         return outcome
     }

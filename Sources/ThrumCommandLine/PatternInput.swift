@@ -155,8 +155,15 @@ func loadPattern(_ argument: String, limits: PatternLimits) throws -> (pattern: 
     } catch {
         throw CommandFailure(error.code, error.message(name))
     }
-    let loaded = PatternInput.decode(data, name: name)
     let rerun = argument == "-" ? "" : " (run 'thrum check \(argument)' for every problem)"
+    return try acceptPattern(PatternInput.decode(data, name: name), name: name, limits: limits, rerun: rerun)
+}
+
+/// The pattern of a decoded file; exit 65 with its first error (followed by `rerun`, a hint) or with the
+/// first count over `limits`.
+func acceptPattern(
+    _ loaded: LoadedPattern, name: String, limits: PatternLimits, rerun: String
+) throws -> (pattern: PatternData, loaded: LoadedPattern) {
     guard let pattern = loaded.pattern, !loaded.diagnostics.contains(where: { $0.severity == .error }) else {
         let first = loaded.diagnostics.first { $0.severity == .error }
         throw CommandFailure(.dataError, (first?.formatted ?? "\(name): the pattern cannot be loaded") + rerun)

@@ -107,29 +107,11 @@ let renderCommand = Subcommand(
         guard let format = renderFormats.first(where: { $0.name == formatName })?.format else {
             throw UsageError(message: "--format takes float, pcm16, pcm24 or pcm32, not '\(formatName)'")
         }
-        let transport = try TransportArguments(arguments)
-        if transport.loopForever && transport.duration == nil {
-            throw UsageError(message: "--loop renders forever; add --duration S")
-        }
-        let patterns = try EngineArguments.patterns(arguments, limits: PatternLimits(arguments))
-        let name = patterns.map(\.path).joined(separator: ", ")
-        let options = try EngineArguments.engineOptions(arguments, patternPaths: patterns.map(\.path), defaultChannels: .separate)
+        let plan = try RenderPlan(arguments) { try EngineArguments.patterns(arguments, limits: PatternLimits(arguments)) }
+        let (render, options, expectedFrames) = (plan.render, plan.options, plan.expectedFrames)
         let channels = options.channelMap.channelCount
         let rate = Int(options.sampleRate)
-        let limit = transport.duration.map { Int(($0 * options.sampleRate).rounded()) }
-        let passes = Double(max(transport.passes, 1))
-        let longest = patterns.map(\.pattern.duration).max() ?? 0
-        let expectedSeconds = transport.duration ?? longest * passes / transport.rate
-        if transport.duration == nil && expectedSeconds > maxRenderSecondsWithoutDuration {
-            throw CommandFailure(
-                .dataError,
-                "\(name): the render would last \(PatternValidator.formatted(expectedSeconds)) s, more than the "
-                    + "\(Int(maxRenderSecondsWithoutDuration)) s rendered without --duration (pass --duration S to render that long)")
-        }
-        let expectedFrames = Int(expectedSeconds * options.sampleRate)
-
         let interrupt = InterruptFlag()
-        let render = try OfflineRender(patterns, options: options, transport: transport)
         let writer: AudioFileWriter
         do {
             writer =
@@ -147,7 +129,7 @@ let renderCommand = Subcommand(
         var meter = OutputMeter(channels: channels)
         let outcome: OfflineRender.Outcome
         do {
-            outcome = try render.run(limit: limit) { block in
+            outcome = try render.run(limit: plan.limit) { block in
                 if interrupt.isSet { throw CommandFailure(.interrupted, "interrupted; nothing was written") }
                 meter.measure(block)
                 try writer.write(block)
@@ -175,6 +157,43 @@ let renderCommand = Subcommand(
         if toStandardOutput { console.error(summary) } else { console.print(summary) }
         return .ok
     })
+
+/// What `thrum render` and libthrum's render share: the options checked, the patterns started on an
+/// offline device, and how long the render is.
+struct RenderPlan {
+    let render: OfflineRender
+    let options: CHHapticEngine.Options
+    /// Exactly this many frames (`--duration`), or nil: until every pattern has ended.
+    let limit: Int?
+    /// The frames the render is expected to last (for the writer and the progress bar).
+    let expectedFrames: Int
+
+    /// Checks the transport options of `arguments`, then loads the `patterns`, checks the engine options
+    /// for them and starts them.
+    /// - Throws: `UsageError` (64), `CommandFailure` (65 a render over the length limit, 66, 69).
+    init(_ arguments: ParsedArguments, patterns load: () throws -> [PatternArgument]) throws {
+        let transport = try TransportArguments(arguments)
+        if transport.loopForever && transport.duration == nil {
+            throw UsageError(message: "--loop renders forever; add --duration S")
+        }
+        let patterns = try load()
+        let name = patterns.map(\.path).joined(separator: ", ")
+        let options = try EngineArguments.engineOptions(arguments, patternPaths: patterns.map(\.path), defaultChannels: .separate)
+        self.options = options
+        limit = transport.duration.map { Int(($0 * options.sampleRate).rounded()) }
+        let passes = Double(max(transport.passes, 1))
+        let longest = patterns.map(\.pattern.duration).max() ?? 0
+        let expectedSeconds = transport.duration ?? longest * passes / transport.rate
+        if transport.duration == nil && expectedSeconds > maxRenderSecondsWithoutDuration {
+            throw CommandFailure(
+                .dataError,
+                "\(name): the render would last \(PatternValidator.formatted(expectedSeconds)) s, more than the "
+                    + "\(Int(maxRenderSecondsWithoutDuration)) s rendered without --duration (pass --duration S to render that long)")
+        }
+        expectedFrames = Int(expectedSeconds * options.sampleRate)
+        render = try OfflineRender(patterns, options: options, transport: transport)
+    }
+}
 
 /// A progress bar on stderr for renders longer than a few seconds, shown only on a terminal.
 struct ProgressBar {

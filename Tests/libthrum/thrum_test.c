@@ -1,0 +1,285 @@
+/* libthrum's C test (run by Tools/test-libthrum.sh against an installed prefix, also under ASan).
+ * Usage: thrum_test VERSION ONCE.wav OPTIONS.wav WORKDIR
+ *   ONCE.wav:    `thrum render heartbeat --sample-rate 48000 --channels L,R,H --format float`
+ *   OPTIONS.wav: `thrum render heartbeat --loops 2 --rate 1.5 --sample-rate 44100 --channels M+H --format float`
+ * With THRUM_TEST_DEVICE set (an ALSA device, e.g. a PulseAudio null sink), it also plays on it.
+ * Expected values come from the thrum command (the oracle) and from the header's contract. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
+#include <thrum.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int failures = 0;
+
+#define CHECK(condition, ...)                                                      \
+    do {                                                                           \
+        if (!(condition)) {                                                        \
+            failures++;                                                            \
+            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #condition);   \
+            fprintf(stderr, __VA_ARGS__);                                          \
+            fputc('\n', stderr);                                                   \
+        }                                                                          \
+    } while (0)
+
+/* The float samples of a WAV file libsndfile wrote (RIFF chunks; the "data" chunk is read). */
+static float *read_wav(const char *path, long *count) {
+    FILE *file = fopen(path, "rb");
+    if (!file) return NULL;
+    unsigned char header[12];
+    float *samples = NULL;
+    *count = 0;
+    if (fread(header, 1, 12, file) == 12 && memcmp(header, "RIFF", 4) == 0 && memcmp(header + 8, "WAVE", 4) == 0) {
+        unsigned char chunk[8];
+        while (fread(chunk, 1, 8, file) == 8) {
+            unsigned long size = chunk[4] | chunk[5] << 8 | chunk[6] << 16 | (unsigned long)chunk[7] << 24;
+            if (memcmp(chunk, "data", 4) == 0) {
+                samples = malloc(size ? size : 1);
+                *count = (long)(fread(samples, 1, size, file) / sizeof(float));
+                break;
+            }
+            fseek(file, (long)(size + (size & 1)), SEEK_CUR);
+        }
+    }
+    fclose(file);
+    return samples;
+}
+
+static int starts_with(const char *text, const char *prefix) {
+    return text && strncmp(text, prefix, strlen(prefix)) == 0;
+}
+
+static void write_file(const char *path, const char *text) {
+    FILE *file = fopen(path, "w");
+    if (file) {
+        fputs(text, file);
+        fclose(file);
+    }
+}
+
+static void test_render(const char *once_wav, const char *options_wav) {
+    char *error = NULL;
+    long expected_count = 0;
+    float *expected = read_wav(once_wav, &expected_count);
+    CHECK(expected && expected_count > 0, "cannot read %s", once_wav);
+    thrum_pattern *pattern = thrum_pattern_load("heartbeat", &error);
+    CHECK(pattern && !error, "load heartbeat: %s", error ? error : "");
+    if (!pattern || !expected) return;
+    CHECK(thrum_pattern_duration(pattern) > 0, "duration %f", thrum_pattern_duration(pattern));
+
+    int64_t frames = thrum_render(pattern, 48000, "L,R,H", NULL, 0, &error);
+    CHECK(frames * 3 == expected_count, "NULL buffer: %lld frames, the CLI wrote %ld samples", (long long)frames,
+          expected_count);
+    float *samples = calloc((size_t)expected_count + 3, sizeof(float));
+    int64_t written = thrum_render(pattern, 48000, "L,R,H", samples, frames, &error);
+    CHECK(written == frames, "written %lld of %lld", (long long)written, (long long)frames);
+    CHECK(memcmp(samples, expected, (size_t)expected_count * sizeof(float)) == 0, "samples differ from thrum render");
+    CHECK(thrum_render(pattern, 48000, NULL, samples, 100, &error) == 100, "max_frames 100");
+    CHECK(memcmp(samples, expected, 300 * sizeof(float)) == 0, "the first 100 frames differ (channels NULL = L,R,H)");
+    free(samples);
+    free(expected);
+
+    /* Every render option, read in blocks that are not the CLI's 4096 frames. */
+    const char *options[] = {"--loops", "2", "--rate", "1.5", "--sample-rate", "44100", "--channels=M+H"};
+    thrum_renderer *renderer = thrum_renderer_open(pattern, options, 7, &error);
+    CHECK(renderer && !error, "renderer_open: %s", error ? error : "");
+    expected = read_wav(options_wav, &expected_count);
+    if (renderer && expected) {
+        CHECK(thrum_renderer_channels(renderer) == 1, "channels %d", thrum_renderer_channels(renderer));
+        CHECK(thrum_renderer_sample_rate(renderer) == 44100, "rate %f", thrum_renderer_sample_rate(renderer));
+        float *all = calloc((size_t)expected_count + 1000, sizeof(float));
+        long total = 0;
+        int64_t got;
+        while ((got = thrum_renderer_read(renderer, all + total, 1000, &error)) > 0) total += (long)got;
+        CHECK(got == 0 && !error, "read ended with %lld", (long long)got);
+        CHECK(total == expected_count, "renderer: %ld frames, the CLI %ld", total, expected_count);
+        CHECK(memcmp(all, expected, (size_t)expected_count * sizeof(float)) == 0, "renderer samples differ from the CLI");
+        free(all);
+    }
+    free(expected);
+    thrum_renderer_free(renderer);
+    thrum_pattern_free(pattern);
+}
+
+static void test_errors(const char *work) {
+    char *error = NULL;
+    char path[4096];
+    CHECK(thrum_pattern_load("no-such-pattern.ahap", &error) == NULL, "a missing file loads");
+    CHECK(error && strcmp(error, "cannot open 'no-such-pattern.ahap': no such file (check the path)") == 0, "message: %s",
+          error ? error : "(none)");
+    thrum_free(error);
+    CHECK(thrum_pattern_load("no-such-pattern.ahap", NULL) == NULL, "a missing file loads (NULL error pointer)");
+
+    CHECK(thrum_pattern_from_json("{", 1, &error) == NULL, "bad JSON loads");
+    CHECK(starts_with(error, "<json>:1:"), "message: %s", error ? error : "(none)");
+    thrum_free(error);
+    CHECK(thrum_pattern_from_haptic("{}", 2, &error) == NULL, "an empty .haptic loads");
+    CHECK(starts_with(error, "<haptic>"), "message: %s", error ? error : "(none)");
+    thrum_free(error);
+    CHECK(thrum_pattern_load(NULL, &error) == NULL && error, "NULL path");
+    thrum_free(error);
+
+    const char *json = "{\"Version\":1,\"Pattern\":[{\"Event\":{\"EventType\":\"HapticTransient\",\"Time\":0}}]}";
+    thrum_pattern *pattern = thrum_pattern_from_json(json, strlen(json), &error);
+    CHECK(pattern && !error, "from_json: %s", error ? error : "");
+    CHECK(thrum_render(pattern, 10, "L,R,H", NULL, 0, &error) == -1, "rate 10 renders");
+    CHECK(error && strcmp(error, "--sample-rate takes a whole number from 1000 to 768000, not '10'") == 0, "message: %s",
+          error ? error : "(none)");
+    thrum_free(error);
+    CHECK(thrum_render(pattern, 48000, "L,X", NULL, 0, &error) == -1, "channels L,X render");
+    CHECK(starts_with(error, "--channels: "), "message: %s", error ? error : "(none)");
+    thrum_free(error);
+    CHECK(thrum_render(pattern, 48000, "L", NULL, -1, &error) == -1 && error, "negative max_frames");
+    thrum_free(error);
+    const char *bogus[] = {"--bogus"};
+    CHECK(thrum_renderer_open(pattern, bogus, 1, &error) == NULL, "--bogus opens");
+    CHECK(error && strcmp(error, "unknown option '--bogus' for 'thrum render'; see 'thrum render --help'") == 0,
+          "message: %s", error ? error : "(none)");
+    thrum_free(error);
+    const char *loop[] = {"--loop"};
+    CHECK(thrum_renderer_open(pattern, loop, 1, &error) == NULL, "--loop without --duration opens");
+    CHECK(error && strcmp(error, "--loop renders forever; add --duration S") == 0, "message: %s", error ? error : "(none)");
+    thrum_free(error);
+    CHECK(thrum_channel_count("L+H,R+H,0", &error) == 3, "channel count");
+    CHECK(thrum_channel_count("Q", &error) == -1 && error, "channel count of Q");
+    thrum_free(error);
+
+    thrum_diagnostics *diagnostics = NULL;
+    CHECK(thrum_check("no-such.ahap", NULL, 0, &diagnostics, &error) == THRUM_STATUS_NO_INPUT, "check of a missing file");
+    CHECK(diagnostics == NULL && error, "missing: no diagnostics, a message");
+    thrum_free(error);
+    const char *inputs[] = {"no-such.haptic"};
+    snprintf(path, sizeof path, "%s/out.ahap", work);
+    CHECK(thrum_convert(inputs, 1, path, NULL, 0, NULL, &error) == THRUM_STATUS_NO_INPUT, "convert of a missing file");
+    CHECK(error && strcmp(error, "cannot open 'no-such.haptic': no such file (check the path)") == 0, "message: %s",
+          error ? error : "(none)");
+    thrum_free(error);
+    CHECK(thrum_analyze("no-such.wav", path, NULL, 0, NULL, &error) == THRUM_STATUS_NO_INPUT, "analyze of a missing file");
+    thrum_free(error);
+    snprintf(path, sizeof path, "%s/out.txt", work);
+    CHECK(thrum_pattern_write(pattern, path, NULL, &error) == THRUM_STATUS_USAGE && error, "write .txt");
+    thrum_free(error);
+    snprintf(path, sizeof path, "%s/no-such-folder/out.ahap", work);
+    CHECK(thrum_pattern_write(pattern, path, NULL, &error) == THRUM_STATUS_IO && error, "write into a missing folder");
+    thrum_free(error);
+
+    const char *device[] = {"--device", "thrum_no_such_device"};
+    CHECK(thrum_engine_open(device, 2, &error) == NULL, "a missing device opens");
+    CHECK(starts_with(error, "cannot open ALSA device 'thrum_no_such_device'"), "message: %s", error ? error : "(none)");
+    thrum_free(error);
+    const char *period[] = {"--period", "3"};
+    CHECK(thrum_engine_open(period, 2, &error) == NULL, "period 3 opens");
+    CHECK(error && strcmp(error, "--period takes a whole number from 16 to 8192, not '3'") == 0, "message: %s",
+          error ? error : "(none)");
+    thrum_free(error);
+    thrum_pattern_free(pattern);
+}
+
+static void test_files(const char *work, const char *sound) {
+    char *error = NULL, *warnings = NULL;
+    char bad[4096], good[4096], haptic[4096], analysed[4096];
+    snprintf(bad, sizeof bad, "%s/bad.ahap", work);
+    write_file(bad, "{\n  \"Version\": 1,\n  \"Pattern\": [\n    {\"Event\": {\"EventType\": \"HapticTransient\", \"Time\": \"soon\"}}\n  ]\n}\n");
+    thrum_diagnostics *diagnostics = NULL;
+    CHECK(thrum_check(bad, NULL, 0, &diagnostics, &error) == 0 && diagnostics, "check bad.ahap: %s", error ? error : "");
+    CHECK(thrum_diagnostics_errors(diagnostics) >= 1, "errors %zu", thrum_diagnostics_errors(diagnostics));
+    if (thrum_diagnostics_count(diagnostics) > 0) {
+        CHECK(strcmp(thrum_diagnostic_file(diagnostics, 0), bad) == 0, "file %s", thrum_diagnostic_file(diagnostics, 0));
+        CHECK(thrum_diagnostic_line(diagnostics, 0) == 4, "line %d", thrum_diagnostic_line(diagnostics, 0));
+        CHECK(thrum_diagnostic_column(diagnostics, 0) > 1, "column %d", thrum_diagnostic_column(diagnostics, 0));
+        CHECK(strcmp(thrum_diagnostic_severity(diagnostics, 0), "error") == 0, "severity");
+        CHECK(strstr(thrum_diagnostic_text(diagnostics, 0), thrum_diagnostic_message(diagnostics, 0)) != NULL, "text");
+    }
+    CHECK(thrum_diagnostic_file(diagnostics, 999) == NULL, "out of range");
+    thrum_diagnostics_free(diagnostics);
+
+    thrum_pattern *pattern = thrum_pattern_load("heartbeat", &error);
+    snprintf(good, sizeof good, "%s/heartbeat-copy.ahap", work);
+    CHECK(thrum_pattern_write(pattern, good, &warnings, &error) == 0, "write: %s", error ? error : "");
+    CHECK(thrum_check(good, NULL, 0, &diagnostics, &error) == 0 && thrum_diagnostics_errors(diagnostics) == 0,
+          "the written copy has errors");
+    thrum_diagnostics_free(diagnostics);
+    snprintf(haptic, sizeof haptic, "%s/heartbeat.haptic", work);
+    const char *inputs[] = {good};
+    CHECK(thrum_convert(inputs, 1, haptic, NULL, 0, &warnings, &error) == 0, "convert: %s", error ? error : "");
+    thrum_free(warnings);
+    thrum_pattern *converted = thrum_pattern_load(haptic, &error);
+    CHECK(converted != NULL, "load the .haptic: %s", error ? error : "");
+    thrum_pattern_free(converted);
+    snprintf(analysed, sizeof analysed, "%s/analysed.ahap", work);
+    const char *options[] = {"--preset", "impacts"};
+    CHECK(thrum_analyze(sound, analysed, options, 2, &warnings, &error) == 0, "analyze: %s", error ? error : "");
+    thrum_free(warnings);
+    thrum_pattern *from_sound = thrum_pattern_load(analysed, &error);
+    CHECK(from_sound && thrum_pattern_duration(from_sound) > 0.5, "analysed pattern: %s", error ? error : "");
+    thrum_pattern_free(from_sound);
+    thrum_pattern_free(pattern);
+}
+
+static volatile int completions = 0;
+static void completed(void *context, int status, const char *message) {
+    (void)message;
+    if (status == 0) *(volatile int *)context += 1;
+}
+
+static void sleep_ms(long ms) {
+    struct timespec time = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&time, NULL);
+}
+
+static void test_live(const char *device) {
+    char *error = NULL;
+    const char *options[] = {"--device", device, "--channels", "L,R,H", "--sample-rate", "48000"};
+    thrum_engine *engine = thrum_engine_open(options, 6, &error);
+    CHECK(engine && !error, "engine_open %s: %s", device, error ? error : "");
+    if (!engine) return;
+    CHECK(thrum_engine_channels(engine) == 3 && thrum_engine_sample_rate(engine) == 48000, "engine setup");
+    thrum_pattern *pattern = thrum_pattern_load("heartbeat", &error);
+    thrum_player *player = thrum_player_new(engine, pattern, NULL, &error);
+    CHECK(player && !error, "player_new: %s", error ? error : "");
+    thrum_player_set_completion(player, completed, (void *)&completions);
+    CHECK(thrum_player_set_rate(player, 2.0, &error) == 0, "rate 2");
+    CHECK(thrum_player_set_rate(player, 0, &error) == THRUM_STATUS_USAGE && error, "rate 0 is refused");
+    thrum_free(error);
+    CHECK(thrum_player_set_loop(player, 1, 0, 2, &error) == 0, "two passes");
+    CHECK(thrum_player_send_parameter(player, "HapticIntensityControl", 0.5f, 0, &error) == 0, "send");
+    CHECK(thrum_player_send_parameter(player, "HapticIntensity", 0.5f, 0, &error) == THRUM_STATUS_USAGE && error,
+          "an unknown parameter is refused");
+    thrum_free(error);
+    double times[] = {0, 0.2};
+    float values[] = {1, 0.2f};
+    CHECK(thrum_player_start(player, 0, &error) == 0, "start: %s", error ? error : "");
+    CHECK(thrum_player_schedule_curve(player, "HapticSharpnessControl", times, values, 2, 0, &error) == 0, "curve");
+    double started = thrum_engine_time(engine);
+    /* Two passes of 1 s at rate 2: about 1 s; wait up to 5 s for the callback. */
+    for (int i = 0; i < 500 && completions == 0; i++) sleep_ms(10);
+    CHECK(completions == 1, "completion callback ran %d times", completions);
+    CHECK(thrum_engine_time(engine) - started >= 0.9, "ended after %f s of engine time", thrum_engine_time(engine) - started);
+    CHECK(thrum_player_position(player) == -1, "position after the end %f", thrum_player_position(player));
+    thrum_engine_close(engine);
+    CHECK(thrum_player_start(player, 0, &error) != 0 && error, "a player of a closed engine starts");
+    thrum_free(error);
+    thrum_player_free(player);
+    thrum_pattern_free(pattern);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 5) {
+        fprintf(stderr, "usage: thrum_test VERSION ONCE.wav OPTIONS.wav WORKDIR\n");
+        return 64;
+    }
+    CHECK(strcmp(thrum_version(), argv[1]) == 0, "version %s, expected %s", thrum_version(), argv[1]);
+    test_render(argv[2], argv[3]);
+    test_errors(argv[4]);
+    test_files(argv[4], argv[2]);
+    const char *device = getenv("THRUM_TEST_DEVICE");
+    if (device && *device) {
+        test_live(device);
+    } else {
+        printf("thrum_test: live playback skipped (THRUM_TEST_DEVICE is not set)\n");
+    }
+    printf("thrum_test: %s (%d failures)\n", failures ? "FAILED" : "passed", failures);
+    return failures ? 1 : 0;
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Installs Thrum under a prefix (default /usr/local):
+#   PREFIX/bin/thrum                         the command
+#   PREFIX/lib/libthrum.so.VERSION           libthrum, the C ABI (soname libthrum.so.0), with the links
+#   PREFIX/lib/libthrum.so.0, libthrum.so
+#   PREFIX/include/thrum.h                   its header
+#   PREFIX/lib/pkgconfig/thrum.pc            for `pkg-config --cflags --libs thrum`
+#   PREFIX/share/thrum/{Patterns,Audio,Actuators,Studio}   the bundled files (found relative to bin/ and lib/)
+# Builds in release with the Swift runtime linked statically, so neither the command nor the library
+# needs a Swift toolchain at run time (only Debian's libasound2, libsndfile1, libsamplerate0, libstdc++).
+# Usage: Tools/install.sh [--prefix DIR] [--destdir DIR]   (--destdir stages PREFIX under DIR, for packages)
+# The build folder is .build-install (THRUM_INSTALL_SCRATCH overrides it): its objects are built for a
+# static runtime and are kept apart from the debug build.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+prefix=/usr/local
+destdir=""
+usage() { echo "usage: Tools/install.sh [--prefix DIR] [--destdir DIR]"; }
+while (($#)); do
+    case "$1" in
+        --prefix) prefix="${2:?--prefix needs a folder}"; shift 2 ;;
+        --prefix=*) prefix="${1#*=}"; shift ;;
+        --destdir) destdir="${2:?--destdir needs a folder}"; shift 2 ;;
+        --destdir=*) destdir="${1#*=}"; shift ;;
+        -h | --help) usage; exit 0 ;;
+        *) echo "Tools/install.sh: unknown argument '$1'" >&2; usage >&2; exit 64 ;;
+    esac
+done
+[[ "$prefix" == /* ]] || prefix="$(pwd)/$prefix"
+version="$(sed -n 's/.*static let string = "\(.*\)".*/\1/p' "$root/Sources/Thrum/ThrumVersion.swift")"
+[[ -n "$version" ]] || { echo "Tools/install.sh: no version in Sources/Thrum/ThrumVersion.swift" >&2; exit 70; }
+
+scratch="${THRUM_INSTALL_SCRATCH:-$root/.build-install}"
+build=(swift build --package-path "$root" -c release --scratch-path "$scratch" --static-swift-stdlib -Xswiftc -static-stdlib)
+# The static Foundation's mktemp warning comes from the toolchain's own archive; nothing of ours.
+"${build[@]}" --product thrum 2>&1 | grep -v -e "use of \`mktemp' is dangerous" -e "Data+Writing.swift.o" || true
+"${build[@]}" --product ThrumC 2>&1 | grep -v -e "use of \`mktemp' is dangerous" -e "Data+Writing.swift.o" || true
+bin="$("${build[@]}" --show-bin-path)"
+[[ -x "$bin/thrum" && -f "$bin/libThrumC.so" ]] || { echo "Tools/install.sh: the release build failed" >&2; exit 70; }
+
+target="$destdir$prefix"
+install -d "$target/bin" "$target/lib/pkgconfig" "$target/include" "$target/share/thrum"
+install -m 755 "$bin/thrum" "$target/bin/thrum"
+install -m 755 "$bin/libThrumC.so" "$target/lib/libthrum.so.$version"
+ln -sfn "libthrum.so.$version" "$target/lib/libthrum.so.0"
+ln -sfn "libthrum.so.0" "$target/lib/libthrum.so"
+install -m 644 "$root/include/thrum.h" "$target/include/thrum.h"
+for folder in Patterns Audio Actuators Studio; do
+    if [[ -d "$root/Resources/$folder" ]]; then
+        rm -rf "${target:?}/share/thrum/$folder"
+        cp -R "$root/Resources/$folder" "$target/share/thrum/$folder"
+    fi
+done
+cat >"$target/lib/pkgconfig/thrum.pc" <<PC
+prefix=$prefix
+libdir=\${prefix}/lib
+includedir=\${prefix}/include
+
+Name: thrum
+Description: Core Haptics patterns (AHAP, .haptic) played through ALSA or rendered to samples
+Version: $version
+Libs: -L\${libdir} -lthrum
+Cflags: -I\${includedir}
+PC
+echo "installed Thrum $version in $target: bin/thrum, lib/libthrum.so, include/thrum.h, lib/pkgconfig/thrum.pc, share/thrum"

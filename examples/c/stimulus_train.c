@@ -1,0 +1,74 @@
+/* A psychophysics-style stimulus train: transients of five intensities in a shuffled order, one every
+ * 400 ms, each scheduled frame-exactly on the engine clock, logged as JSON Lines (trial, intensity, the
+ * engine time it was scheduled at). Usage: stimulus_train [DEVICE] [LOG.jsonl]
+ * The log holds scheduled engine times; the time each onset leaves the DAC comes with Thrum's onset log. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
+#include <thrum.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define LEVELS 5
+#define TRIALS 10
+
+static volatile int finished = 0;
+static void on_end(void *context, int status, const char *message) {
+    (void)context;
+    (void)status;
+    (void)message;
+    finished = 1;
+}
+
+int main(int argc, char **argv) {
+    const char *device = argc > 1 ? argv[1] : getenv("THRUM_DEVICE") ? getenv("THRUM_DEVICE") : "default";
+    const char *log_path = argc > 2 ? argv[2] : "stimuli.jsonl";
+    const double levels[LEVELS] = {0.2, 0.4, 0.6, 0.8, 1.0};
+    const int order[TRIALS] = {3, 0, 4, 1, 2, 2, 4, 0, 3, 1}; /* a fixed shuffle: the same order every run */
+    const double interval = 0.4;
+    char *error = NULL;
+    const char *options[] = {"--device", device, "--channels", "L+H,R+H"};
+    thrum_engine *engine = thrum_engine_open(options, 4, &error);
+    if (!engine) {
+        fprintf(stderr, "stimulus_train: %s\n", error);
+        thrum_free(error);
+        return 1;
+    }
+    thrum_pattern *patterns[LEVELS];
+    thrum_player *players[LEVELS];
+    for (int i = 0; i < LEVELS; i++) {
+        char json[256];
+        snprintf(json, sizeof json,
+                 "{\"Version\":1,\"Pattern\":[{\"Event\":{\"EventType\":\"HapticTransient\",\"Time\":0,"
+                 "\"EventParameters\":[{\"ParameterID\":\"HapticIntensity\",\"ParameterValue\":%.1f}]}}]}",
+                 levels[i]);
+        patterns[i] = thrum_pattern_from_json(json, strlen(json), NULL);
+        players[i] = thrum_player_new(engine, patterns[i], NULL, NULL);
+    }
+    thrum_player_set_completion(players[order[TRIALS - 1]], on_end, NULL);
+    FILE *log = fopen(log_path, "w");
+    double first = thrum_engine_time(engine) + 0.5;
+    for (int trial = 0; trial < TRIALS && log; trial++) {
+        double at = first + trial * interval;
+        if (thrum_player_start(players[order[trial]], at, &error)) {
+            fprintf(stderr, "stimulus_train: %s\n", error);
+            thrum_free(error);
+        }
+        fprintf(log, "{\"trial\": %d, \"intensity\": %.1f, \"scheduled\": %.6f}\n", trial, levels[order[trial]], at);
+    }
+    if (log) fclose(log);
+    /* The last stimulus plays at first + 3.6 s; wait for it (at most 10 s). */
+    for (int i = 0; i < 1000 && !finished; i++) {
+        struct timespec step = {0, 10000000L};
+        nanosleep(&step, NULL);
+    }
+    printf("%d stimuli every %.0f ms, %s; log in %s\n", TRIALS, interval * 1000, finished ? "all played" : "timed out",
+           log_path);
+    thrum_engine_close(engine);
+    for (int i = 0; i < LEVELS; i++) {
+        thrum_player_free(players[i]);
+        thrum_pattern_free(patterns[i]);
+    }
+    return finished ? 0 : 1;
+}

@@ -1,0 +1,254 @@
+/*
+ * thrum.h: libthrum, the C ABI of Thrum (Core Haptics patterns on Linux: AHAP and .haptic files played
+ * through ALSA, or rendered to samples). C99 and C++; link with `pkg-config --cflags --libs thrum`.
+ *
+ * Conventions (every call follows them; docs/c-api.md has examples):
+ *
+ * - Handles are opaque pointers (thrum_pattern, thrum_renderer, thrum_diagnostics, thrum_engine,
+ *   thrum_player), made by one call and freed by its matching *_free / *_close. Passing NULL to a free
+ *   call does nothing; passing a freed handle to anything is undefined.
+ * - Errors: a call that can fail takes `char **error` last. On failure it returns NULL, -1 or a nonzero
+ *   status and, when `error` is not NULL, stores a one-line message there: the same text the thrum
+ *   command prints after "thrum COMMAND: " for the same mistake. The caller frees it with thrum_free().
+ *   On success *error is set to NULL. Nothing aborts the process on bad input; nothing is printed.
+ * - Status codes are the command's exit codes (sysexits), see THRUM_STATUS_* below.
+ * - Strings are NUL-terminated UTF-8 (paths: any bytes, passed to the file system unchanged). Strings a
+ *   call returns as `const char *` belong to the handle they came from and live until it is freed;
+ *   strings returned as `char *` (through an out parameter) belong to the caller: free them with
+ *   thrum_free().
+ * - Options: calls that mirror a thrum command take its options as an argv-style array of strings,
+ *   spelled as on the command line: { "--loops", "3", "--rate", "1.5" } (or "--loops=3"), with the same
+ *   meaning, defaults, ranges and messages as the command (see `thrum render --help`, `thrum play --help`,
+ *   `thrum check --help`, `thrum convert --help`, `thrum analyze --help`). An option the command does not
+ *   take is a THRUM_STATUS_USAGE error. A NULL array with a count of 0 means no options.
+ * - Times: seconds. Engine times (`at`) are on the engine clock (thrum_engine_time); 0 means now.
+ * - Thread safety: thrum_pattern and thrum_diagnostics are immutable and may be shared between threads;
+ *   thrum_engine and thrum_player calls may be made from any thread at once; a thrum_renderer is used by
+ *   one thread at a time. Free a handle only when no other thread uses it. No call may be made from a
+ *   real-time audio callback (they allocate and take locks).
+ */
+#ifndef THRUM_H
+#define THRUM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes: 0 or the exit code the thrum command ends with for the same failure. */
+#define THRUM_STATUS_OK 0
+#define THRUM_STATUS_USAGE 64       /* a wrong argument or option */
+#define THRUM_STATUS_DATA 65        /* a bad pattern, sound, profile or setting */
+#define THRUM_STATUS_NO_INPUT 66    /* a file is missing or unreadable */
+#define THRUM_STATUS_UNAVAILABLE 69 /* the playback device is missing or refuses the setup */
+#define THRUM_STATUS_SOFTWARE 70    /* an internal error (a bug in Thrum) */
+#define THRUM_STATUS_IO 74          /* a file cannot be written */
+
+typedef struct thrum_pattern thrum_pattern;
+typedef struct thrum_diagnostics thrum_diagnostics;
+typedef struct thrum_renderer thrum_renderer;
+typedef struct thrum_engine thrum_engine;
+typedef struct thrum_player thrum_player;
+
+/* ---- Version and memory ---------------------------------------------------------------------- */
+
+/* Thrum's version, "MAJOR.MINOR.PATCH" (as `thrum --version`). Static storage: never free it.
+ * Thread-safe. */
+const char *thrum_version(void);
+
+/* Frees memory a call handed to the caller (error messages, warnings). NULL does nothing. Thread-safe. */
+void thrum_free(void *memory);
+
+/* ---- Patterns -------------------------------------------------------------------------------- */
+
+/* Loads a pattern as `thrum render PATH_OR_NAME` does: an AHAP file, a .haptic file (by extension), a
+ * bundled pattern by name ("heartbeat"; see `thrum list`), or a sound file (WAV, FLAC, ...) played as it
+ * is; "NAME@ACTUATOR" plays it on one actuator. Audio files of a bundled pattern are found beside it.
+ * Returns a new pattern (free with thrum_pattern_free), or NULL and *error (66 missing, 65 bad).
+ * Thread-safe. */
+thrum_pattern *thrum_pattern_load(const char *path_or_name, char **error);
+
+/* Parses `length` bytes of AHAP JSON (named "<json>" in messages; audio paths resolve against the
+ * resource folders only). Returns a new pattern, or NULL and *error. Thread-safe. */
+thrum_pattern *thrum_pattern_from_json(const char *json, size_t length, char **error);
+
+/* Parses `length` bytes of a .haptic file (Meta Haptics Studio / Lofelt v1; named "<haptic>"), played
+ * with the meaning `thrum play file.haptic` gives it. Returns a new pattern, or NULL and *error.
+ * Thread-safe. */
+thrum_pattern *thrum_pattern_from_haptic(const char *json, size_t length, char **error);
+
+/* The pattern's duration in seconds (release tails excluded); -1 for NULL. Thread-safe. */
+double thrum_pattern_duration(const thrum_pattern *pattern);
+
+/* Writes the pattern to `path` as AHAP (.ahap) or .haptic (.haptic: converted as `thrum convert` does),
+ * through a temporary file and a rename (a failure leaves nothing). When `warnings` is not NULL it
+ * receives the conversion's losses, one line each (or NULL when there are none; free with thrum_free).
+ * Returns 0, or a status and *error. Thread-safe. */
+int thrum_pattern_write(const thrum_pattern *pattern, const char *path, char **warnings, char **error);
+
+/* Frees a pattern. Players made from it keep their own copy. */
+void thrum_pattern_free(thrum_pattern *pattern);
+
+/* ---- Check ----------------------------------------------------------------------------------- */
+
+/* Checks the file at `path` as `thrum check PATH OPTIONS` does (options: --strict, --sample-rate,
+ * --voices, --profile, --resources, --allow-any-path and the audio and pattern limits) and stores every
+ * finding in *diagnostics (never NULL on success; free with thrum_diagnostics_free). A file with errors
+ * is a successful check: count them with thrum_diagnostics_errors. Returns 0, or a status and *error
+ * (66 the file is missing or unreadable, 64 a bad option). Thread-safe. */
+int thrum_check(const char *path, const char *const *options, size_t option_count, thrum_diagnostics **diagnostics,
+                char **error);
+
+/* The number of findings, and of those that are errors (0 for NULL). */
+size_t thrum_diagnostics_count(const thrum_diagnostics *diagnostics);
+size_t thrum_diagnostics_errors(const thrum_diagnostics *diagnostics);
+
+/* Finding `index` (0 ... count-1; NULL or 0 out of range). The strings live as long as `diagnostics`.
+ *   file:     the file name as given ("<stdin>" for standard input)
+ *   line, column: 1-based place in the file; 0 when unknown
+ *   severity: "error" or "warning"
+ *   message:  what is wrong: "PATH: MESSAGE; SUGGESTION [CHHapticError.NAME]"
+ *   text:     the whole line `thrum check` prints: "FILE:LINE:COLUMN: SEVERITY: MESSAGE" */
+const char *thrum_diagnostic_file(const thrum_diagnostics *diagnostics, size_t index);
+int32_t thrum_diagnostic_line(const thrum_diagnostics *diagnostics, size_t index);
+int32_t thrum_diagnostic_column(const thrum_diagnostics *diagnostics, size_t index);
+const char *thrum_diagnostic_severity(const thrum_diagnostics *diagnostics, size_t index);
+const char *thrum_diagnostic_message(const thrum_diagnostics *diagnostics, size_t index);
+const char *thrum_diagnostic_text(const thrum_diagnostics *diagnostics, size_t index);
+
+/* Frees the findings and their strings. */
+void thrum_diagnostics_free(thrum_diagnostics *diagnostics);
+
+/* ---- Convert and analyze --------------------------------------------------------------------- */
+
+/* Runs `thrum convert OPTIONS -o OUTPUT INPUTS...`: .haptic <-> AHAP, AHAP -> Android JSON (options:
+ * --to, --split, --meta-compatible, --resolution, --strict). When `warnings` is not NULL it receives the
+ * losses, one line each, or NULL. Returns 0, or a status and *error (nothing is written then).
+ * Thread-safe (distinct outputs). */
+int thrum_convert(const char *const *inputs, size_t input_count, const char *output, const char *const *options,
+                  size_t option_count, char **warnings, char **error);
+
+/* Runs `thrum analyze OPTIONS -o OUTPUT SOUND`: haptics from a sound, written as .ahap or .haptic (options:
+ * --preset, --settings, --attack, --release, --gain, --band, --split, ...). `warnings` as thrum_convert.
+ * Returns 0, or a status and *error. Thread-safe (distinct outputs). */
+int thrum_analyze(const char *sound, const char *output, const char *const *options, size_t option_count,
+                  char **warnings, char **error);
+
+/* ---- Offline render -------------------------------------------------------------------------- */
+
+/* The channels per frame of a channel map ("L,R,H" = 3, "M+H" = 1, ...), or -1 and *error. */
+int32_t thrum_channel_count(const char *channels, char **error);
+
+/* Renders the pattern once, as `thrum render PATTERN --sample-rate SAMPLE_RATE --channels CHANNELS
+ * --format float` does (channels NULL: "L,R,H"), sample for sample, into `interleaved` (frames x channels
+ * floats). Writes at most `max_frames` frames and returns the number written; with a NULL buffer it
+ * writes nothing and returns the render's whole length in frames (a render is at most 600 s, as the
+ * command's). Returns -1 and *error on failure. Each call renders from the start. Thread-safe (distinct
+ * buffers). */
+int64_t thrum_render(const thrum_pattern *pattern, double sample_rate, const char *channels, float *interleaved,
+                     int64_t max_frames, char **error);
+
+/* A render with all of `thrum render`'s options (--loops N, --loop with --duration, --loop-end S, --rate R,
+ * --seek S, --duration S, --sample-rate HZ, --channels MAP, --layout NAME, --profile [NAME=]PROFILE,
+ * --voices N, --resources DIR, --allow-any-path, --haptics-from-audio, --preset NAME, the audio limits),
+ * read block by block. Returns a new renderer (free with thrum_renderer_free), or NULL and *error.
+ * A renderer is used by one thread at a time. */
+thrum_renderer *thrum_renderer_open(const thrum_pattern *pattern, const char *const *options, size_t option_count,
+                                    char **error);
+
+/* The renderer's channels per frame and sample rate in Hz (-1 for NULL). */
+int32_t thrum_renderer_channels(const thrum_renderer *renderer);
+double thrum_renderer_sample_rate(const thrum_renderer *renderer);
+
+/* Renders the next frames into `interleaved` (room for `max_frames` frames). Returns the frames written:
+ * `max_frames` until the end, fewer at the end, 0 once it is over; -1 and *error on failure. With a NULL
+ * buffer it renders the rest, keeps nothing and returns its length in frames. */
+int64_t thrum_renderer_read(thrum_renderer *renderer, float *interleaved, int64_t max_frames, char **error);
+
+void thrum_renderer_free(thrum_renderer *renderer);
+
+/* ---- Live engine and players ----------------------------------------------------------------- */
+
+/* Opens an ALSA device and starts an engine on it, set up as `thrum play OPTIONS` sets up its device:
+ * --device NAME (default "default"), --sample-rate HZ (without it a rate the device lacks falls back to
+ * its nearest), --channels MAP (default "L+H,R+H") or --layout NAME, --period FRAMES (default 256),
+ * --periods N (default 4), --profile, --voices, --resources, --allow-any-path, --haptics-from-audio,
+ * --preset and the audio limits. Returns a new engine (close with thrum_engine_close), or NULL and
+ * *error (69 the device is missing or refuses the setup). Thread-safe. */
+thrum_engine *thrum_engine_open(const char *const *options, size_t option_count, char **error);
+
+/* Seconds on the engine clock (frames the device has been given / rate): the time base of `at`.
+ * Its sample rate in Hz and channels per frame. -1 for NULL. Thread-safe. */
+double thrum_engine_time(const thrum_engine *engine);
+double thrum_engine_sample_rate(const thrum_engine *engine);
+int32_t thrum_engine_channels(const thrum_engine *engine);
+
+/* Underruns (xruns) the device has reported since the engine opened: each lost audio because the render
+ * thread was late (a loaded machine; try a larger --period). Thread-safe. */
+uint64_t thrum_engine_xruns(const thrum_engine *engine);
+
+/* Stops every player (their completion callbacks run on this thread), lets the device play what it was
+ * given, closes it and frees the engine. Players made on it stay valid handles whose calls then fail;
+ * free them with thrum_player_free. */
+void thrum_engine_close(thrum_engine *engine);
+
+/* A player of `pattern` on the engine, on the actuators of `actuator` (a name of the channel map or a
+ * group: "leftHandle", "handles", ...; NULL: every actuator). Loads the pattern's audio files. Returns a
+ * new player (free with thrum_player_free), or NULL and *error. Thread-safe. */
+thrum_player *thrum_player_new(thrum_engine *engine, const thrum_pattern *pattern, const char *actuator,
+                               char **error);
+
+/* Transport, at engine time `at` (0: now), frame-exact. start plays a new instance from the start (or
+ * from a seek made before); stop ends every instance with a 5 ms fade; pause and resume keep the place.
+ * Returns 0, or a status and *error (e.g. a command queue that is full). Thread-safe. */
+int thrum_player_start(thrum_player *player, double at, char **error);
+int thrum_player_stop(thrum_player *player, double at, char **error);
+int thrum_player_pause(thrum_player *player, double at, char **error);
+int thrum_player_resume(thrum_player *player, double at, char **error);
+
+/* Moves to `offset` seconds into the pattern (now, or at the next start when nothing plays). */
+int thrum_player_seek(thrum_player *player, double offset, char **error);
+
+/* Looping: `enabled` nonzero loops back at `loop_end` pattern seconds (0: the pattern's end), `passes`
+ * passes in all then the release tail (0: forever; counted from the next start). Takes effect at the
+ * render thread's next period. Returns 0, or 64 and *error for a negative end or passes. */
+int thrum_player_set_loop(thrum_player *player, int enabled, double loop_end, int32_t passes, char **error);
+
+/* Playback rate 0.01 ... 100 (2: twice as fast; pitch unchanged). Returns 0, or 64 and *error. */
+int thrum_player_set_rate(thrum_player *player, double rate, char **error);
+
+/* Silences (nonzero) or unsilences the player's audio and haptics; it keeps its place. */
+void thrum_player_set_muted(thrum_player *player, int muted);
+
+/* Pattern seconds into the first playing instance, or -1 when nothing plays. */
+double thrum_player_position(const thrum_player *player);
+
+/* Sets a dynamic parameter at engine time `at`. `parameter` is its AHAP name: "HapticIntensityControl",
+ * "HapticSharpnessControl", "AudioVolumeControl", "ThrumHapticPanX", ... Intensity and volume multiply,
+ * the others add (as in Core Haptics). Returns 0, or a status and *error. */
+int thrum_player_send_parameter(thrum_player *player, const char *parameter, float value, double at, char **error);
+
+/* Plays a parameter curve from engine time `at`: linear ramps through `count` points (`times` in seconds
+ * from the curve's start, ascending; `values`). Returns 0, or a status and *error. */
+int thrum_player_schedule_curve(thrum_player *player, const char *parameter, const double *times,
+                                const float *values, size_t count, double at, char **error);
+
+/* Called once each time playback of the player ends: status 0 and message NULL when it ended, or a status
+ * and a one-line message (valid only during the call) when it failed. Called on an internal Thrum thread,
+ * never the real-time render thread, or on the thread that calls thrum_engine_close; keep it short and do
+ * not free the player from it. */
+typedef void (*thrum_completion_fn)(void *context, int status, const char *message);
+
+/* Sets (or with NULL removes) the completion callback; `context` is passed back unchanged. */
+void thrum_player_set_completion(thrum_player *player, thrum_completion_fn callback, void *context);
+
+/* Frees the player; from then on its completion callback is never called. Stop it first to silence it. */
+void thrum_player_free(thrum_player *player);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* THRUM_H */
