@@ -8,6 +8,7 @@ enum ValueOption: String, Sendable {
     case seek
     case to, voices, width
     case attack, band, gain, hold, preset, release, sensitivity, settings, tolerance
+    case clip
     case breakpointsPerSecond = "breakpoints-per-second"
     case loopEnd = "loop-end"
     case maxAudioBytes = "max-audio-bytes"

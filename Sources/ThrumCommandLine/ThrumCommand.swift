@@ -18,6 +18,7 @@ public enum ThrumCommandLine {
     static let commands: [Subcommand] = [
         playCommand, renderCommand, plotCommand, checkCommand, infoCommand, analyzeCommand, convertCommand, listCommand,
         devicesCommand,
+        importCommand,
     ]
 
     static var overview: String {
