@@ -2,10 +2,11 @@
 ///
 /// Works on the drive amplitude at every control tick (0…1 of the loudest) and the onset detector's
 /// detection function (spectral flux on five bands, dB):
-/// 1. A candidate is a local maximum of the amplitude that rose by more than `minimumRise` within the
-///    `riseSeconds` before it (a slow swell does not), and after which the amplitude rises no further
-///    than `plateau` × that rise within `riseSeconds` (a sound still rising has not peaked yet); at
-///    least `minimumOnsetInterval` after the previous candidate.
+/// 1. A candidate is a moment where the amplitude has risen by more than `minimumRise` within the
+///    `riseSeconds` before it (a slow swell does not) and will rise no further than `plateau` × that rise
+///    within `riseSeconds` after it (a sound still rising has not peaked yet: as in Meta's design, the
+///    peak is where the rise has mostly ended, whether or not the level falls after it); at least
+///    `minimumOnsetInterval` after the previous candidate.
 /// 2. Each candidate's score is the largest flux during its rise.
 /// 3. `onsetSensitivity` s keeps the candidates scoring at least (1 − s) × the highest score in the
 ///    sound (0: none, 1: all). Meta's threshold runs from the highest score down to the lowest
@@ -29,7 +30,7 @@ enum EmphasisPicker {
         var tick: Int
         /// The control tick of the peak.
         var peakTick: Int
-        /// The drive amplitude at the peak, 0…1.
+        /// The drive amplitude at the peak (the highest within `riseSeconds` of the candidate), 0…1.
         var amplitude: Float
         /// The largest flux during the rise, in dB.
         var score: Float
@@ -44,8 +45,7 @@ enum EmphasisPicker {
         let plateau = Float(settings.plateau)
         var candidates: [Pick] = []
         var lastPeak = Int.min / 2
-        for i in 1..<(amplitude.count - 1) where amplitude[i] > amplitude[i - 1] && amplitude[i] >= amplitude[i + 1] {
-            guard i - lastPeak >= interval else { continue }
+        for i in 1..<amplitude.count where amplitude[i] > amplitude[i - 1] && i - lastPeak >= interval {
             let from = max(0, i - window)
             var low = amplitude[i]
             var lowTick = i
@@ -55,12 +55,12 @@ enum EmphasisPicker {
             }
             let rise = amplitude[i] - low
             guard rise > minimumRise else { continue }
-            let ahead = amplitude[(i + 1)...min(i + window, amplitude.count - 1)].max() ?? 0
-            guard ahead < amplitude[i] + plateau * rise else { continue }
+            let ahead = amplitude[i...min(i + window, amplitude.count - 1)].max() ?? amplitude[i]
+            guard ahead < amplitude[i] + plateau * rise || (plateau == 0 && ahead == amplitude[i]) else { continue }
             var half = lowTick
             while half < i && amplitude[half] < low + rise / 2 { half += 1 }
             let score = flux[lowTick...i].max() ?? 0
-            candidates.append(Pick(tick: half, peakTick: i, amplitude: amplitude[i], score: score))
+            candidates.append(Pick(tick: half, peakTick: i, amplitude: ahead, score: score))
             lastPeak = i
         }
         guard let highest = candidates.map(\.score).max() else { return [] }

@@ -91,7 +91,7 @@ import ThrumTestSupport
                 _ = try Self.profile(text)
                 Issue.record("accepted: \(text)")
             } catch {
-                #expect(error.description.contains(message), "\(error.description)")
+                #expect(String(describing: error).contains(message), "\(error)")
             }
         }
         let bad = try TemporaryDirectory("acf").write("bad.acf", "{ continuous: { gain: 2, frequency_min: 55, frequency_max: 200 } }")

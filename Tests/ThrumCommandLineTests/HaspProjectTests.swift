@@ -2,6 +2,7 @@ import AHAPCodec
 import AudioResources
 import Foundation
 import HapticFormats
+import ThrumModel
 import Testing
 import ThrumTestSupport
 
