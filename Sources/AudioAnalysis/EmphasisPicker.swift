@@ -7,7 +7,9 @@
 ///    within `riseSeconds` after it (a sound still rising has not peaked yet: as in Meta's design, the
 ///    peak is where the rise has mostly ended, whether or not the level falls after it); at least
 ///    `minimumOnsetInterval` after the previous candidate.
-/// 2. Each candidate's score is the largest flux during its rise.
+/// 2. Each candidate's score is the largest flux during its rise; it must reach the live detector's
+///    onset threshold for the sensitivity (3.5 dB at 0.5; see `AnalysisSettings.onsetSensitivity`), so
+///    the random swells of a noise, or the ripple of a low tone, are not hits.
 /// 3. `onsetSensitivity` s keeps the candidates scoring at least (1 − s) × the highest score in the
 ///    sound (0: none, 1: all). Meta's threshold runs from the highest score down to the lowest
 ///    candidate's instead, which drops half of a clip of equally strong hits at s = 0.5; Thrum's
@@ -43,6 +45,7 @@ enum EmphasisPicker {
         let interval = Int((settings.minimumOnsetInterval / tickSeconds).rounded())
         let minimumRise = Float(settings.minimumRise)
         let plateau = Float(settings.plateau)
+        let gate = Float(settings.onsetThreshold ?? .infinity)
         var candidates: [Pick] = []
         var lastPeak = Int.min / 2
         for i in 1..<amplitude.count where amplitude[i] > amplitude[i - 1] && i - lastPeak >= interval {
@@ -60,6 +63,7 @@ enum EmphasisPicker {
             var half = lowTick
             while half < i && amplitude[half] < low + rise / 2 { half += 1 }
             let score = flux[lowTick...i].max() ?? 0
+            guard score >= gate else { continue }
             candidates.append(Pick(tick: half, peakTick: i, amplitude: ahead, score: score))
             lastPeak = i
         }
