@@ -101,7 +101,7 @@ public struct AnalysisSettings: Sendable, Equatable {
         gain: Double = 0, normalize: Bool = true, floor: Double = -50, sharpnessLow: Double = 60,
         sharpnessHigh: Double = 6000, frequencyMin: Double = 30, frequencyMax: Double = 600,
         frequencyOutputMin: Double = 0, frequencyOutputMax: Double = 1, centroidLowpass: Double = 1000,
-        fftSize: Int = 1024, overlap: Int = 8
+        fftSize: Int = 1024, overlap: Int = 4
     ) {
         self.bandLow = bandLow
         self.rmsWindow = rmsWindow

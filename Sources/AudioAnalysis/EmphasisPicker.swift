@@ -11,9 +11,11 @@
 ///    onset threshold for the sensitivity (3.5 dB at 0.5; see `AnalysisSettings.onsetSensitivity`), so
 ///    the random swells of a noise, or the ripple of a low tone, are not hits.
 /// 3. `onsetSensitivity` s keeps the candidates scoring at least (1 − s) × the highest score in the
-///    sound (0: none, 1: all). Meta's threshold runs from the highest score down to the lowest
-///    candidate's instead, which drops half of a clip of equally strong hits at s = 0.5; Thrum's
-///    runs down to no flux, so equal hits are kept or dropped together.
+///    sound (0: none, 1: all), scores counted up to `clearOnset` dB. Meta's threshold runs from the
+///    highest score down to the lowest candidate's instead, which drops half of a clip of equally
+///    strong hits at s = 0.5; Thrum's runs down to no flux, so equal hits are kept or dropped
+///    together, and the cap keeps a hit out of silence (a rise of 60 dB from the floor) from raising
+///    the bar above hits out of a quieter sound.
 /// A transient sits where its rise reached half its height (for a hit, within a few ms of its start),
 /// with the peak's amplitude.
 ///
@@ -25,6 +27,8 @@
 enum EmphasisPicker {
     /// How far back a rise is measured, and how far ahead a plateau is checked, in seconds.
     static let riseSeconds = 0.03
+    /// Flux in dB that counts as a clear onset: higher scores count as this much.
+    static let clearOnset: Float = 12
 
     /// A chosen peak.
     struct Pick: Equatable {
@@ -62,7 +66,7 @@ enum EmphasisPicker {
             guard ahead < amplitude[i] + plateau * rise || (plateau == 0 && ahead == amplitude[i]) else { continue }
             var half = lowTick
             while half < i && amplitude[half] < low + rise / 2 { half += 1 }
-            let score = flux[lowTick...i].max() ?? 0
+            let score = min(flux[lowTick...i].max() ?? 0, clearOnset)
             guard score >= gate else { continue }
             candidates.append(Pick(tick: half, peakTick: i, amplitude: ahead, score: score))
             lastPeak = i

@@ -19,7 +19,8 @@ enum FrequencyAnalyzer {
     ) -> (values: [Float], hop: Int) {
         let frames = samples.count / channels
         let scale = 1 / Float(channels)
-        func mono(_ frame: Int) -> Float {
+        @inline(__always) func mono(_ frame: Int) -> Float {
+            if channels == 1 { return samples[frame] }
             var sum: Float = 0
             for c in 0..<channels { sum += samples[frame &* channels &+ c] }
             return sum * scale
@@ -43,9 +44,14 @@ enum FrequencyAnalyzer {
         var energies = [Float](repeating: 0, count: count)
         for j in 0..<count {
             let first = j * hop - size / 2
-            for i in 0..<size {
-                let index = first + i
-                work[i] = index >= 0 && index < frames ? mono(index) * window[i] : 0
+            let low = max(0, -first)
+            let high = min(size, frames - first)
+            if high <= low {
+                work.update(repeating: 0, count: size)
+            } else {
+                for i in 0..<low { work[i] = 0 }
+                for i in low..<high { work[i] = mono(first + i) * window[i] }
+                for i in high..<size { work[i] = 0 }
             }
             fft.powerSpectrum(of: work, into: power)
             var total: Float = 0
