@@ -4,7 +4,7 @@
 //   ThrumModel ← AHAPCodec; ThrumModel, AudioAnalysis ← RenderCore; AHAPCodec, RenderCore ← HapticFormats;
 //   AudioResources (libsndfile, libsamplerate, CConfinedOpen), ALSAOutput (ALSA) and AudioAnalysis stand alone; Thrum (the
 //   engine and public API) ← ThrumModel, AHAPCodec, HapticFormats, RenderCore, AudioAnalysis, AudioResources,
-//   ALSAOutput; ThrumCommandLine ← Thrum and the modules
+//   ALSAOutput; ThrumStudio (civetweb) ← Thrum and the modules it drives; ThrumCommandLine ← Thrum, ThrumStudio and the modules
 //   it drives directly; ThrumCLI ← ThrumCommandLine. Each target declares exactly the targets it imports
 //   (Tools/check-imports.py, run by Tools/test.sh).
 import PackageDescription
@@ -22,6 +22,8 @@ let package = Package(
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
+        // civetweb: HTTP + WebSocket server for Thrum Studio (Debian ships no pkg-config file for it).
+        .systemLibrary(name: "CCivetWeb", providers: [.apt(["libcivetweb-dev"])]),
         // openat2(2) with RESOLVE_BENEATH (a system call glibc does not wrap), for confined resource paths.
         .target(name: "CConfinedOpen"),
 
@@ -54,8 +56,14 @@ let package = Package(
             name: "ThrumCommandLine",
             dependencies: [
                 "Thrum", "ThrumModel", "AHAPCodec", "RenderCore", "AudioAnalysis", "AudioResources", "ALSAOutput",
-                "HapticFormats",
+                "HapticFormats", "ThrumStudio",
             ],
+            swiftSettings: strict),
+        // Thrum Studio: the local web server (civetweb), its API, the edited document and its transport on the
+        // engine; the command line hands it the checker, renderer and analysis it shares with the commands.
+        .target(
+            name: "ThrumStudio",
+            dependencies: ["CCivetWeb", "Thrum", "ThrumModel", "AHAPCodec", "HapticFormats", "AudioResources", "ALSAOutput"],
             swiftSettings: strict),
         .executableTarget(name: "ThrumCLI", dependencies: ["ThrumCommandLine"], swiftSettings: strict),
 

@@ -5,8 +5,8 @@
 #          PipeWire with WirePlumber and D-Bus, whose ALSA plugin pipewire-alsa is only downloaded and
 #          unpacked by Tools/pipewire-null-sink.sh, never installed; jackd2 and jack_capture)
 set -euo pipefail
-build_packages=(pkg-config libasound2-dev libsndfile1-dev libsamplerate0-dev libasound2-plugins librsvg2-bin)
-test_packages=(pulseaudio pulseaudio-utils alsa-utils sox python3 pipewire pipewire-bin wireplumber dbus jackd2 jack-capture)
+build_packages=(pkg-config libasound2-dev libsndfile1-dev libsamplerate0-dev libasound2-plugins librsvg2-bin libcivetweb-dev)
+test_packages=(pulseaudio pulseaudio-utils alsa-utils sox python3 pipewire pipewire-bin wireplumber dbus jackd2 jack-capture python3-pytest python3-websocket chromium chromium-driver python3-selenium)
 wanted=("${build_packages[@]}")
 if [[ "${1:-build}" == "test" ]]; then wanted+=("${test_packages[@]}"); fi
 missing=()

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs Thrum's whole test suite:
 #   1. installs missing system packages (Tools/system-packages.sh test),
-#   2. checks that Package.swift declares every import (Tools/check-imports.py), builds the simulated
+#   2. checks that Package.swift declares every import (Tools/check-imports.py) and that every document
+#      the code cites and every link of the docs exists (Tools/check-docs.py), builds the simulated
 #      sound card (Tools/simcard/build.sh), the package and its tests (with SwiftPM's import check and
 #      warnings as errors), and thrum-bench in release (RenderThreadAllocationTests runs its storm counter:
 #      retain counts mean something only optimised),
@@ -50,10 +51,13 @@ trap report_skips EXIT
 realtime='RealTime|PulseAudio'
 servers='PipeWire|JACK'
 "$root/Tools/check-imports.py"
+"$root/Tools/check-docs.py"
 # The simulated sound card (Tools/simcard): an ALSA plugin the tests load through private configurations.
 THRUM_SIMCARD_PLUGIN="$("$root/Tools/simcard/build.sh")"
 export THRUM_SIMCARD_PLUGIN
 swift build --build-tests --explicit-target-dependency-import-check error -Xswiftc -warnings-as-errors
+# What `import Thrum` exposes must equal the committed list (a change to the surface is a visible diff).
+"$root/Tools/check-public-api.sh"
 swift build -c release --product thrum-bench -Xswiftc -warnings-as-errors
 run_tests swift test --skip-build --skip "$realtime|$servers"
 
@@ -67,6 +71,10 @@ trap 'stop_servers; report_skips' EXIT
     server_env="$("$root/Tools/pulse-null-sink.sh" start)"  # a failed start fails the run
     eval "$server_env"
     run_tests swift test --skip-build --no-parallel --filter "$realtime" --skip "$servers"
+    # Thrum Studio's API over loopback (pytest; its PulseAudio test uses this null sink).
+    THRUM_BIN="$(swift build --show-bin-path)/thrum" run_tests /usr/bin/python3 -m pytest "$root/Tests/StudioAPI" -q -rs
+    # Thrum Studio's page in headless Chromium (Selenium), on the same server binary and null sink.
+    THRUM_BIN="$(swift build --show-bin-path)/thrum" run_tests "$root/Tools/test-studio-browser.sh" -q -rs
 )
 "$root/Tools/pulse-null-sink.sh" stop
 (
@@ -84,7 +92,7 @@ trap 'stop_servers; report_skips' EXIT
 
 if [[ "${THRUM_SKIP_SANITIZERS:-0}" != "1" ]]; then
     run_tests swift test --scratch-path "$root/.build-tsan" --sanitize=thread \
-        --filter 'EngineOfflineTests|EngineALSAFileTests|AdvancedPlayerTests|FaultInjectionTests|RenderCoreTests|ALSAOutputHermeticTests|SimulatedCardRealTimeTests|SimulatedCardFaultRealTimeTests|EngineConcurrencyTests|InstanceAddressingTests|HousekeepingWakeUpTests|StopWhileRenderingTests|DeviceConcurrencyTests|MultiActuatorTests' \
+        --filter 'EngineOfflineTests|EngineALSAFileTests|AdvancedPlayerTests|FaultInjectionTests|RenderCoreTests|ALSAOutputHermeticTests|SimulatedCardRealTimeTests|SimulatedCardFaultRealTimeTests|EngineConcurrencyTests|InstanceAddressingTests|HousekeepingWakeUpTests|StopWhileRenderingTests|DeviceConcurrencyTests|MultiActuatorTests|SeamRaceTests' \
         --no-parallel
     ASAN_OPTIONS=detect_leaks=0 run_tests swift test --scratch-path "$root/.build-asan" --sanitize=address \
         --skip "$realtime|$servers"

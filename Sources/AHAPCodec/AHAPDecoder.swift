@@ -47,7 +47,7 @@ public struct AHAPDecodeResult: Sendable {
 }
 
 /// Reads AHAP text, files and pattern dictionaries into `PatternData`, reporting every problem with
-/// its position (`core-haptics-behaviour.md` §1, DECISIONS.md "AHAP leniency"). Pure and thread-safe.
+/// its position (`docs/core-haptics-behaviour.md` §1, docs/decisions.md "AHAP leniency"). Pure and thread-safe.
 ///
 /// The decoder checks structure and types; `PatternValidator` then checks values (event types,
 /// parameter IDs, ranges, durations, curve limits), and its issues are reported at the place in the
@@ -85,7 +85,7 @@ public enum AHAPDecoder {
     }
 
     /// A warning for a pattern file whose name does not end in `.ahap` or `.json` (the only ones Core Haptics
-    /// opens; Thrum reads it as AHAP), or nil (DECISIONS "AHAP leniency").
+    /// opens; Thrum reads it as AHAP), or nil (docs/decisions.md "AHAP leniency").
     public static func fileNameWarning(_ path: String) -> Diagnostic? {
         let name = URL(fileURLWithPath: path).lastPathComponent
         let suffix = URL(fileURLWithPath: path).pathExtension.lowercased()

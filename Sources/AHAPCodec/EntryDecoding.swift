@@ -313,7 +313,7 @@ extension DecodeContext {
     }
 
     /// A control point, or nil: with `ok` set to false for an error, or left as it is when the point is
-    /// dropped with a warning (no `ParameterValue`: DECISIONS "AHAP leniency").
+    /// dropped with a warning (no `ParameterValue`: docs/decisions.md "AHAP leniency").
     mutating func decodePoint(_ node: JSONNode, path: String, ok curveOK: inout Bool) -> ControlPointData? {
         guard case .object = node.value else {
             report(

@@ -91,6 +91,12 @@ public final class ALSAPlayback: Sendable {
     /// Frames handed to ALSA with `snd_pcm_writei` since `init`, across all starts.
     public var framesWritten: UInt64 { shared.framesWritten.load(ordering: .relaxed) }
 
+    /// When the stream's frames leave the DAC (CLOCK_MONOTONIC), estimated from ALSA's status timestamps
+    /// while the stream runs; nil before the first reading of a start. Stream frames count the frames
+    /// written since `init` (``framesWritten``), so a source that starts with the first start sees its own
+    /// frame numbers. See ``DACTimeEstimate``.
+    public var dacTimeEstimate: DACTimeEstimate? { shared.dacClock.read() }
+
     /// Underruns (xruns) recovered since `init`, across all starts.
     public var xrunCount: UInt64 { shared.xrunCount.load(ordering: .relaxed) }
 

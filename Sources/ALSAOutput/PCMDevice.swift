@@ -206,6 +206,10 @@ final class PCMDevice {
         let startThreshold = max(period, buffer - buffer % max(period, 1))
         try check(snd_pcm_sw_params_set_start_threshold(pcm, sw, startThreshold), "start threshold")
         try check(snd_pcm_sw_params_set_avail_min(pcm, sw, period), "avail_min")
+        // Status timestamps on CLOCK_MONOTONIC, for the DAC clock (a device that refuses keeps its own; the
+        // clock then stamps its readings itself).
+        _ = snd_pcm_sw_params_set_tstamp_mode(pcm, sw, SND_PCM_TSTAMP_ENABLE)
+        _ = snd_pcm_sw_params_set_tstamp_type(pcm, sw, SND_PCM_TSTAMP_TYPE_MONOTONIC)
         try check(snd_pcm_sw_params(pcm, sw), "software parameters")
     }
 }

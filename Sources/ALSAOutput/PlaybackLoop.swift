@@ -18,6 +18,8 @@ import Synchronization
 ///   descriptor stays readable) is a spin: counted once, and the loop then sleeps until a period should
 ///   be free instead of burning the core at real-time priority (``SpinGuard``).
 ///
+/// - after each period it writes, one `snd_pcm_status` reading feeds the DAC clock (``DACTimeEstimate``).
+///
 /// No allocation, locking, logging or I/O other than the PCM calls, poll and the eventfd.
 extension PlaybackWorker {
     static let opWrite: UInt8 = 0
@@ -81,6 +83,7 @@ extension PlaybackWorker {
                     pendingFrames -= written
                     pendingOffset += written
                     shared.framesWritten.add(UInt64(written), ordering: .relaxed)
+                    if pendingFrames == 0 { readDACClock() }
                     continue
                 }
                 if written < 0 && written != -Int(EAGAIN) {
@@ -187,6 +190,7 @@ extension PlaybackWorker {
         switch code {
         case -EPIPE:
             shared.xrunCount.add(1, ordering: .relaxed)
+            dacFit.reset()  // the stream restarts: the old line no longer holds
             let err = snd_pcm_prepare(pcm)
             return err < 0 ? (err, Self.opPrepare) : (0, 0)
         case -ESTRPIPE:
@@ -202,6 +206,7 @@ extension PlaybackWorker {
     /// A device that cannot resume (`-ENOSYS`), or that says it did but stays suspended, is prepared.
     private func resume() -> (Int32, UInt8) {
         shared.suspendCount.add(1, ordering: .relaxed)
+        dacFit.reset()
         var err = snd_pcm_resume(pcm)
         while err == -EAGAIN {
             if shared.stopRequested.load(ordering: .acquiring) { return (0, 0) }

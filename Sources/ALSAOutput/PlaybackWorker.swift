@@ -11,6 +11,8 @@ final class PlaybackShared: Sendable {
     /// False while a start asked to hold the output: the thread waits before its first period.
     let outputReleased = Atomic<Bool>(true)
     let framesWritten = Atomic<UInt64>(0)
+    /// The latest DAC time estimate (``DACClock.swift``).
+    let dacClock = DACClockPublication()
     let xrunCount = Atomic<UInt64>(0)
     let suspendCount = Atomic<UInt64>(0)
     /// Of `xrunCount`, the dropouts seen only in the device's timing (``DropoutWatch``).
@@ -38,6 +40,7 @@ final class PlaybackShared: Sendable {
         failureOperation.store(0, ordering: .relaxed)
         stallMilliseconds.store(0, ordering: .relaxed)
         threadPolicy.store(-1, ordering: .relaxed)
+        dacClock.clear()
     }
 
     /// Builds the error recorded by the playback thread (allocates: control side only).
@@ -81,6 +84,11 @@ final class PlaybackWorker: @unchecked Sendable {
     let pollTimeoutMilliseconds: Int32
     /// No frame taken for this long (2 s, or 8 buffers if longer) while waiting = the device hung.
     let stallLimitNanoseconds: UInt64
+    /// `snd_pcm_status` space for the DAC clock readings, allocated here.
+    let status: OpaquePointer
+    /// The DAC clock's readings and fit, and where the fit is published (`shared.dacClock`, held directly).
+    let dacFit: DACClockFit
+    let dacClock: DACClockPublication
 
     init(
         device: PCMDevice, source: any ALSARenderSource, shared: PlaybackShared,
@@ -98,6 +106,15 @@ final class PlaybackWorker: @unchecked Sendable {
                 code: count < 0 ? Int32(count) : -EINVAL, operation: .poll, device: device.name,
                 detail: "\(count) poll descriptors")
         }
+        var statusSpace: OpaquePointer?
+        let statusErr = snd_pcm_status_malloc(&statusSpace)
+        guard statusErr == 0, let statusSpace else {
+            Glibc.close(fd)
+            throw ALSAError(code: statusErr < 0 ? statusErr : -ENOMEM, operation: .startThread, device: device.name, detail: "status")
+        }
+        status = statusSpace
+        dacFit = DACClockFit(sampleRate: setup.sampleRate)
+        dacClock = shared.dacClock
         let fds = UnsafeMutablePointer<pollfd>.allocate(capacity: Self.maxPCMDescriptors + 1)
         fds.initialize(repeating: pollfd(fd: -1, events: 0, revents: 0), count: Self.maxPCMDescriptors + 1)
         fds[0] = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -136,6 +153,7 @@ final class PlaybackWorker: @unchecked Sendable {
         wire?.deallocate()
         planes.deallocate()
         pollFDs.deallocate()
+        snd_pcm_status_free(status)
         Glibc.close(wakeFD)
     }
 

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Tracks the decoded-sample memory used by all registered audio resources against one limit
-/// (default 92 160 000 bytes, DECISIONS.md).
+/// (default 92 160 000 bytes, docs/decisions.md).
 ///
 /// Thread-safe: every method may be called from any thread (a `Mutex` guards the total).
 /// Not for the real-time thread (the mutex may block briefly).

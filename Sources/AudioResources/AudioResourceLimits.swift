@@ -1,6 +1,6 @@
 /// Limits applied to custom audio resources when they are registered or a pattern loads.
 ///
-/// Defaults follow DECISIONS.md ("Audio events"): each file at most 4 200 000 bytes on disk
+/// Defaults follow docs/decisions.md ("Audio events"): each file at most 4 200 000 bytes on disk
 /// and 23 s long; all registered audio together at most 92 160 000 bytes of decoded float
 /// samples. A value type; safe to share between threads.
 public struct AudioResourceLimits: Sendable, Equatable {
@@ -19,7 +19,7 @@ public struct AudioResourceLimits: Sendable, Equatable {
     /// Default total decoded-sample budget in bytes.
     public static let defaultMaxTotalDecodedBytes = 92_160_000
 
-    /// Creates limits; every argument defaults to the DECISIONS.md value.
+    /// Creates limits; every argument defaults to the docs/decisions.md value.
     public init(
         maxFileBytes: Int = AudioResourceLimits.defaultMaxFileBytes,
         maxDurationSeconds: Double = AudioResourceLimits.defaultMaxDurationSeconds,
@@ -30,6 +30,6 @@ public struct AudioResourceLimits: Sendable, Equatable {
         self.maxTotalDecodedBytes = maxTotalDecodedBytes
     }
 
-    /// The DECISIONS.md defaults.
+    /// The docs/decisions.md defaults.
     public static let `default` = AudioResourceLimits()
 }

@@ -166,7 +166,7 @@ public enum AHAPToHaptic {
         }
     }
 
-    /// Core Haptics envelope time for parameter x (DECISIONS.md): 0.001 × 5120^x seconds.
+    /// Core Haptics envelope time for parameter x (docs/decisions.md): 0.001 × 5120^x seconds.
     static func envelopeSeconds(_ x: Float) -> Double { 0.001 * pow(5120, Double(min(max(x, 0), 1))) }
 
     /// Adds an emphasis for each transient: on the breakpoint at its time (a new one on the envelope's line

@@ -1,4 +1,4 @@
-/// Names of actuators in channel maps and on the command line (DECISIONS "Output"): Apple's
+/// Names of actuators in channel maps and on the command line (docs/decisions.md "Output"): Apple's
 /// `GCHapticsLocality` names for a game controller's actuators and groups, and custom identifiers for
 /// any other actuator (a tactor of an array, a wearable's motor).
 /// - Important: Thread safety: any thread (constants and pure functions). Real-time safe: no (strings).

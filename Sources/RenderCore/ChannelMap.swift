@@ -16,11 +16,14 @@ public enum ChannelSource: String, Sendable, CaseIterable, Equatable {
     case monoHaptic = "M+H"
     /// Silence.
     case silence = "0"
+    /// The trigger: 1.0 (full scale) for 1 ms from every event onset's frame, else 0, for a DAQ or an
+    /// oscilloscope on a spare output (`Renderer.render(…trigger:)`).
+    case trigger = "T"
 
     /// Whether the channel carries a haptic bus.
     public var carriesHaptics: Bool { self == .haptic || self == .leftHaptic || self == .rightHaptic || self == .monoHaptic }
     /// Whether the channel carries audio.
-    public var carriesAudio: Bool { self != .haptic && self != .silence }
+    public var carriesAudio: Bool { self != .haptic && self != .silence && self != .trigger }
 }
 
 /// A problem with channel-map text.
@@ -52,9 +55,10 @@ public enum ChannelMapError: Error, Equatable, CustomStringConvertible {
 }
 
 /// The output channel layout: one `ChannelSource` per device channel, parsed from text like
-/// `L+H,R+H`, `L,R,H`, `M,H`, `0,H` or `L,R,H:leftHandle,H:rightHandle` (case-insensitive, spaces ignored).
+/// `L+H,R+H`, `L,R,H`, `M,H`, `0,H`, `L,R,H,T` or `L,R,H:leftHandle,H:rightHandle` (case-insensitive, spaces
+/// ignored).
 ///
-/// Actuators (DECISIONS "Output"): an entry with haptics carries the haptic bus of one actuator, named
+/// Actuators (docs/decisions.md "Output"): an entry with haptics carries the haptic bus of one actuator, named
 /// after a colon (`H:leftHandle`, `L+H:woofer`); `H` with no name is the `default` actuator. Each actuator
 /// the map names is one haptic bus of the renderer, numbered in order of first appearance (`actuators`).
 ///
@@ -174,6 +178,9 @@ public struct ChannelMap: Sendable, Equatable, CustomStringConvertible {
     /// Output channels.
     public var channelCount: Int { sources.count }
 
+    /// Whether a channel carries the trigger (`T`).
+    public var carriesTrigger: Bool { sources.contains(.trigger) }
+
     /// The text form, e.g. `L+H,R+H` or `L,R,H:leftHandle,H:rightHandle`.
     public var description: String {
         zip(sources, channelActuators).map { source, name in
@@ -185,10 +192,11 @@ public struct ChannelMap: Sendable, Equatable, CustomStringConvertible {
     /// Writes `frameCount` interleaved frames of `channelCount` channels into `output`.
     /// - Parameters:
     ///   - haptics: the haptic buses, bus b (`actuators[b]`) at `haptics + b × hapticStride`.
+    ///   - trigger: the trigger bus (`T` channels, unlimited), or nil: `T` channels are then silent.
     /// - Important: Thread safety: any thread. Real-time safe: yes (reads `sources` without copying).
-    public func interleave(
+    package func interleave(
         audioL: UnsafePointer<Float>, audioR: UnsafePointer<Float>, haptics: UnsafePointer<Float>, hapticStride: Int,
-        frameCount: Int, into output: UnsafeMutablePointer<Float>
+        trigger: UnsafePointer<Float>? = nil, frameCount: Int, into output: UnsafeMutablePointer<Float>
     ) {
         let stride = sources.count
         sources.withUnsafeBufferPointer { map in
@@ -216,6 +224,8 @@ public struct ChannelMap: Sendable, Equatable, CustomStringConvertible {
                         }
                     case .silence:
                         for _ in 0..<frameCount { out.pointee = 0; out += stride }
+                    case .trigger:
+                        for i in 0..<frameCount { out.pointee = trigger?[i] ?? 0; out += stride }
                     }
                 }
             }

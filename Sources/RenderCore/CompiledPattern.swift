@@ -80,7 +80,7 @@ public enum ControlLane: Int, Sendable, CaseIterable, BitwiseCopyable {
     public func clamp(_ value: Float) -> Float { value.isNaN ? defaultValue : min(max(value, minValue), 1) }
 }
 
-/// Envelope segment lengths in frames (DECISIONS: t(x) = 0.001 × 5120^x s).
+/// Envelope segment lengths in frames (docs/decisions.md: t(x) = 0.001 × 5120^x s).
 public struct EnvelopeFrames: Sendable, Equatable, BitwiseCopyable {
     /// Attack length in frames (≥ 1).
     public var attack: Int

@@ -1,5 +1,5 @@
 // AudioCustom voices: an audio file played through the voice's envelope, transposed by varispeed, low-passed
-// and panned (DECISIONS "Audio events"). Render thread only: no allocation, no libm (fastExp2, sinCycles).
+// and panned (docs/decisions.md "Audio events"). Render thread only: no allocation, no libm (fastExp2, sinCycles).
 
 extension Voice {
     /// The sample of channel `channel` at file frame `index`: wrapped into the file when looping, else 0

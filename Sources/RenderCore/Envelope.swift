@@ -1,5 +1,5 @@
 // The gain envelope of a voice, evaluated stage by stage while it plays, so that the time controls act on
-// events already sounding (DECISIONS: "Attack/Decay/Release time controls act on events already playing").
+// events already sounding (docs/decisions.md: "Attack/Decay/Release time controls act on events already playing").
 // Render thread only: plain arithmetic on a value, no allocation.
 
 /// A piecewise-linear envelope: attack 0 → 1, then hold (sustained) or decay (not sustained), and a fall to 0.
@@ -13,7 +13,7 @@
 /// Sustained: attack, hold until `holdEnd` (EventDuration), release. An attack still running at `holdEnd` is
 /// released from the level it reached. Not sustained: attack, then decay to 0; with an EventDuration
 /// (`holdEnd` > 0) a decay still running `cutFrames` before it is cut by a linear ramp that reaches 0 at
-/// `holdEnd` (the decay keeps its t(x) slope up to there: DECISIONS).
+/// `holdEnd` (the decay keeps its t(x) slope up to there: docs/decisions.md).
 /// - Important: Thread safety: a value, owned by the render thread. Real-time safe: yes.
 struct Envelope: BitwiseCopyable {
     enum Stage: UInt8, BitwiseCopyable {

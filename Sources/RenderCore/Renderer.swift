@@ -96,6 +96,12 @@ public final class Renderer {
     var parameterCalls = 0
     var commandCalls = 0
     var notifications: NotificationQueue
+    /// Every event onset, for a consumer on another thread (`configuration.onsetReportCapacity` > 0), or nil.
+    public let onsetReports: OnsetReports?
+    /// The trigger pulse's width in frames: 1 ms (≥ 1).
+    let triggerFrames: Int
+    /// The frame the trigger pulse of the latest onset ends on (exclusive).
+    var triggerEnd = 0
     /// Test hook: a ring of voice starts (nil = off).
     var onsetLog: UnsafeMutablePointer<OnsetRecord>? = nil
     var onsetLogCapacity = 0
@@ -149,6 +155,9 @@ public final class Renderer {
         pending = DueList(capacity: configuration.maxPendingParameters)
         commands = DueList(capacity: configuration.maxPendingCommands)
         notifications = NotificationQueue(capacity: configuration.maxNotifications)
+        onsetReports = configuration.onsetReportCapacity > 0
+            ? OnsetReports(minimumCapacity: configuration.onsetReportCapacity) : nil
+        triggerFrames = max(1, Int((configuration.sampleRate / 1000).rounded()))
         for slot in 0..<configuration.maxPlayers { resetLanes(slot, at: 0) }
     }
 
@@ -198,10 +207,9 @@ public final class Renderer {
         loopEnd: Double? = nil, passes: Int = 0, muted: PlayerMute = [], offset: Double? = nil, buses: UInt64 = 1
     ) -> Bool {
         let slot = instance.slot
-        let highestBus = 63 - buses.leadingZeroBitCount
         guard slot >= 0, slot < configuration.maxPlayers, players[slot].phase == .idle,
-            pattern.sampleRate == sampleRate, playbackRate > 0, playbackRate.isFinite, buses != 0,
-            highestBus < busCount, highestBus < pattern.view.profiles.count
+            Self.startRefusal(pattern: pattern, configuration: configuration, playbackRate: playbackRate, buses: buses)
+                == nil
         else { return false }
         players[slot] = PlayerInstance(
             scheduling: pattern.view, generation: instance.generation,
@@ -212,6 +220,25 @@ public final class Renderer {
             players[slot].seekSeconds = offset.isNaN ? 0 : max(offset, 0)
         }
         return true
+    }
+
+    /// Why `startPlayer` would refuse `pattern` at `playbackRate` on `buses` with a renderer of
+    /// `configuration`, or nil when it would start it (given a free slot). The control side asks before it
+    /// queues a start, so a refused start is an error to its caller rather than a silent end.
+    /// - Important: Thread safety: any thread; pure. Real-time safe: yes.
+    package static func startRefusal(
+        pattern: CompiledPattern, configuration: RendererConfiguration, playbackRate: Double, buses: UInt64
+    ) -> String? {
+        let highestBus = 63 - buses.leadingZeroBitCount
+        if pattern.sampleRate != configuration.sampleRate {
+            return "the pattern was compiled at \(pattern.sampleRate) Hz, the engine runs at \(configuration.sampleRate) Hz"
+        }
+        if !(playbackRate > 0) || !playbackRate.isFinite { return "playback rate \(playbackRate) is not a positive number" }
+        if buses == 0 { return "the engine has no actuator to play on" }
+        if highestBus >= configuration.actuators.count || highestBus >= pattern.view.profiles.count {
+            return "actuator \(highestBus + 1) is beyond the \(min(configuration.actuators.count, pattern.view.profiles.count)) the pattern was compiled for"
+        }
+        return nil
     }
 
     /// Whether `instance` is its slot's current instance (scheduled, playing, paused or stopping).
@@ -320,15 +347,18 @@ public final class Renderer {
     ///   - audioR: right audio bus, `frameCount` floats.
     ///   - haptics: the haptic buses, bus b (`configuration.actuators[b]`) at `haptics + b × hapticStride`,
     ///     `frameCount` floats each (`hapticStride` ≥ `frameCount` with several buses).
+    ///   - trigger: nil, or the trigger bus, `frameCount` floats: 1.0 for 1 ms (`triggerFrames`) from every
+    ///     event onset's frame on (pulses that overlap merge), else 0.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
     public func render(
         frameCount: Int, audioL: UnsafeMutablePointer<Float>, audioR: UnsafeMutablePointer<Float>,
-        haptics: UnsafeMutablePointer<Float>, hapticStride: Int
+        haptics: UnsafeMutablePointer<Float>, hapticStride: Int, trigger: UnsafeMutablePointer<Float>? = nil
     ) {
         precondition(frameCount >= 0 && frameCount <= configuration.maxBlockFrames, "Renderer: block too large")
         precondition(busCount == 1 || hapticStride >= frameCount, "Renderer: haptic buses overlap")
         audioL.update(repeating: 0, count: frameCount)
         audioR.update(repeating: 0, count: frameCount)
+        trigger?.update(repeating: 0, count: frameCount)
         for bus in 0..<busCount { (haptics + bus * hapticStride).update(repeating: 0, count: frameCount) }
         let blockStart = Int(currentFrame)
         let blockEnd = blockStart + frameCount
@@ -338,6 +368,7 @@ public final class Renderer {
             let next = min(blockEnd, nextBoundary(after: now))
             let offset = now - blockStart
             renderVoices(from: now, count: next - now, audioL + offset, audioR + offset, haptics + offset, hapticStride)
+            if let trigger { renderTrigger(from: now, to: next, into: trigger + offset) }
             retireVoices()
             checkFinished(at: next)
             now = next
@@ -349,7 +380,7 @@ public final class Renderer {
         for bus in 0..<busCount {
             let haptic = haptics + bus * hapticStride
             limiters[bus].apply(haptic, count: frameCount)
-            // The last guard: nothing non-finite leaves the renderer (DECISIONS: zeroed and counted).
+            // The last guard: nothing non-finite leaves the renderer (docs/decisions.md: zeroed and counted).
             zeroed += Self.zeroNonFinite(haptic, frameCount)
         }
         if zeroed > 0 { statistics.countNonFinite(zeroed) }

@@ -35,6 +35,9 @@ public struct RendererConfiguration: Sendable, Equatable {
     /// Haptics from audio: when set, the haptic bus also carries haptics derived from the audio buses
     /// with these analysis settings (see `AudioHapticFollower`); nil (the default) leaves it alone.
     public var hapticsFromAudio: AnalysisSettings?
+    /// Event onsets the renderer's `onsetReports` ring holds until a consumer takes them (≥ 0; default 0:
+    /// no ring, no reports). More are counted as lost (`OnsetReports.lostCount`).
+    public var onsetReportCapacity: Int
 
     /// Creates a configuration (checked by `Renderer.init`); without `actuators`, one `default` actuator with
     /// `profile`.
@@ -42,8 +45,10 @@ public struct RendererConfiguration: Sendable, Equatable {
         sampleRate: Double = 48_000, profile: ActuatorProfile = .default, actuators: [Actuator]? = nil,
         maxVoices: Int = 64, maxPlayers: Int = 16,
         maxBlockFrames: Int = 4096, maxPendingParameters: Int = 256, maxNotifications: Int = 64,
-        stopFadeSeconds: Double = 0.005, maxPendingCommands: Int = 64, hapticsFromAudio: AnalysisSettings? = nil
+        stopFadeSeconds: Double = 0.005, maxPendingCommands: Int = 64, hapticsFromAudio: AnalysisSettings? = nil,
+        onsetReportCapacity: Int = 0
     ) {
+        self.onsetReportCapacity = onsetReportCapacity
         self.hapticsFromAudio = hapticsFromAudio
         self.sampleRate = sampleRate
         self.actuators = actuators ?? [Actuator(name: ActuatorNames.defaultActuator, profile: profile)]

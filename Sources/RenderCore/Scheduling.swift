@@ -65,7 +65,7 @@ extension Renderer {
     /// Loop seam at `now`: the player's continuous and audio voices fade out over the 1 ms de-click ramp;
     /// transients ring on. Voices of the new pass rise at least as slowly (every attack lasts at least 1 ms, and
     /// audio files that start within the fade get a ramp to its end), so the sum across the seam never exceeds
-    /// the louder of the two passes (DECISIONS "Advanced player").
+    /// the louder of the two passes (docs/decisions.md "Advanced player").
     func fadeAtSeam(_ slot: Int, _ now: Int) {
         for i in 0..<voiceCount where voices[i].player == slot && voices[i].kind != .transient {
             voices[i].beginFade(frames: deClickFrames)
@@ -77,6 +77,7 @@ extension Renderer {
     /// haptic event, one for an audio event.
     func startEvent(_ slot: Int, _ now: Int) {
         guard let pattern = players[slot].pattern, let event = players[slot].takeNextEvent() else { return }
+        reportOnset(slot, event, now)
         guard event.kind == .transient || event.kind == .hapticContinuous else {
             startVoice(slot, event, pattern, bus: 0, now)
             return
@@ -87,6 +88,23 @@ extension Renderer {
             startVoice(slot, event, pattern, bus: rest.trailingZeroBitCount, now)
             rest &= rest &- 1
         }
+    }
+
+    /// Reports an event onset at engine frame `now` (`onsetReports`) and starts its trigger pulse.
+    @inline(__always)
+    private func reportOnset(_ slot: Int, _ event: CompiledEvent, _ now: Int) {
+        triggerEnd = now + triggerFrames
+        onsetReports?.push(
+            EventOnset(
+                instance: InstanceID(slot: slot, generation: players[slot].generation), eventIndex: event.index,
+                kind: event.kind, patternTime: event.time, frame: UInt64(now), loopPass: players[slot].loopCount))
+    }
+
+    /// Writes the trigger pulse's frames among engine frames `from ..< to` (1.0 up to `triggerEnd`) into
+    /// `out` (frame `from` at `out[0]`); the rest stay as they are (0).
+    func renderTrigger(from: Int, to: Int, into out: UnsafeMutablePointer<Float>) {
+        let end = min(to, triggerEnd)
+        if end > from { out.update(repeating: 1, count: end - from) }
     }
 
     /// Starts one voice of `event` for the player in `slot` at engine frame `now`: on haptic bus `bus` with
@@ -168,7 +186,7 @@ extension Renderer {
             attack: times.attack, sustained: event.sustained, duration: durationFrames, cutFrames: deClickFrames)
     }
 
-    /// The ramps of an AudioCustom voice (DECISIONS "Audio events"): with the volume envelope, an attack of
+    /// The ramps of an AudioCustom voice (docs/decisions.md "Audio events"): with the volume envelope, an attack of
     /// t(x) when the event gives AttackTime, else the file's de-click ramp; the release is chosen as it plays
     /// (`renderCustom`). Within a seam's fade every new file rises over the rest of the fade, envelope or not.
     private func startFileRamps(_ v: inout Voice, _ event: CompiledEvent, _ slot: Int, _ now: Int) {

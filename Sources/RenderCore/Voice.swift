@@ -106,7 +106,7 @@ struct Voice: BitwiseCopyable {
         lanes[timeLane].slope != 0 || lanes[timeLane + 1].slope != 0 || lanes[timeLane + 2].slope != 0
     }
 
-    /// The intensity law (DECISIONS: A = gain × I² by default, or gain × I): the drive amplitude for
+    /// The intensity law (docs/decisions.md: A = gain × I² by default, or gain × I): the drive amplitude for
     /// effective intensity `ie` (0…1) and gain `g` (0…1, the mute scale included), as
     /// g × ie × (square × ie + 1 − square), exact for `square` 1 (g × ie²) and 0 (g × ie).
     @inline(__always)

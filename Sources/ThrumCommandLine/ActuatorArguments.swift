@@ -2,7 +2,7 @@ import Foundation
 import RenderCore
 import Thrum
 
-/// A `PATTERN[@LOCALITY]` argument of `play`, `render` and `plot` (DECISIONS "Output"): the pattern plays on
+/// A `PATTERN[@LOCALITY]` argument of `play`, `render` and `plot` (docs/decisions.md "Output"): the pattern plays on
 /// the actuators of LOCALITY, or on every actuator of the channel map without one.
 struct PatternTarget: Equatable {
     /// The argument as given.

@@ -42,7 +42,8 @@ let analyzeCommand = Subcommand(
             onsetSensitivity, minimumOnsetInterval, minimumRise, plateau, ducking, emphasisSharpnessMin,
             emphasisSharpnessMax, breakpointsPerSecond, frequencyBreakpointsPerSecond, tolerance, gain, floor,
             sharpnessLow, sharpnessHigh, frequencyMin, frequencyMax, frequencyOutputMin, frequencyOutputMax,
-            centroidLowpass, fftSize, overlap (docs/analysis.md gives each with Haptics Studio's name).
+            centroidLowpass, fftSize, overlap (docs/analysis.md gives each with Haptics Studio's name;
+            docs/audio-to-haptics.md, "Settings", the rest).
             --settings PROJECT.hasp --clip NAME analyses with that clip's settings from Haptics Studio.
             Exit status: 0 ok, 64 usage, 65 unreadable sound or bad settings, 66 missing file, 74 cannot write.
             """),

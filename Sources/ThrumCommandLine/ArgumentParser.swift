@@ -7,6 +7,7 @@ enum ValueOption: String, Sendable {
     case channels, device, duration, format, layout, loops, output, period, periods, profile, rate, resolution, resources
     case seek
     case to, voices, width
+    case host, port
     case attack, band, gain, hold, preset, release, sensitivity, settings, tolerance
     case clip
     case breakpointsPerSecond = "breakpoints-per-second"
@@ -17,6 +18,8 @@ enum ValueOption: String, Sendable {
     case maxCurvePoints = "max-curve-points"
     case maxEvents = "max-events"
     case maxPatternBytes = "max-pattern-bytes"
+    case onsetLog = "onset-log"
+    case startAt = "start-at"
     case sampleRate = "sample-rate"
 }
 
@@ -27,6 +30,7 @@ enum FlagOption: String, Sendable {
     case hapticsFromAudio = "haptics-from-audio"
     case allowAnyPath = "allow-any-path"
     case metaCompatible = "meta-compatible"
+    case noBrowser = "no-browser"
 }
 
 /// A command-line option: `--long VALUE`, `--long=VALUE`, `-s VALUE`, or a flag without a value.

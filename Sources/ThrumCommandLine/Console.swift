@@ -34,7 +34,7 @@ public struct Console: Sendable {
     func error(_ text: String) { writeErr(TerminalText.escaped(text) + "\n") }
 }
 
-/// Exit codes (sysexits), as DECISIONS.md fixes them.
+/// Exit codes (sysexits), as docs/decisions.md fixes them.
 public enum ExitCode: Int32, Sendable {
     case ok = 0
     /// The command line is wrong.
@@ -47,6 +47,8 @@ public enum ExitCode: Int32, Sendable {
     case unavailable = 69
     /// A bug in Thrum.
     case software = 70
+    /// An output file cannot be created.
+    case cantCreate = 73
     /// Reading or writing a file failed.
     case ioError = 74
     /// Stopped by Ctrl-C.

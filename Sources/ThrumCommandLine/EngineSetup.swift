@@ -59,7 +59,7 @@ enum EngineArguments {
         .preset, placeholder: "NAME", help: "with --haptics-from-audio: general (default), ui, impacts, footsteps or music")
     static let voices = OptionSpec.value(
         .voices, placeholder: "N", help: "voices sounding at once, 1 to 1024 (default 64); more events are dropped")
-    /// The audio file limits (DECISIONS.md "Audio events").
+    /// The audio file limits (docs/decisions.md "Audio events").
     static let audioLimits: [OptionSpec] = [
         .value(.maxAudioBytes, placeholder: "N", help: "largest audio file, in bytes (default 4200000)"),
         .value(.maxAudioSeconds, placeholder: "S", help: "longest audio file, in seconds (default 23)"),
@@ -80,7 +80,8 @@ enum EngineArguments {
 
     static let channelHelp = """
         Channel map entries, one per output channel: L R (audio), M (audio mono), H (haptic),
-        L+H R+H M+H (audio with haptic mixed in, for speakers), 0 (silence).
+        L+H R+H M+H (audio with haptic mixed in, for speakers), 0 (silence),
+        T (trigger: a 1 ms full-scale pulse at every event onset, for a DAQ or oscilloscope).
         \(ActuatorArguments.help)
         """
 
@@ -90,10 +91,10 @@ enum EngineArguments {
         _ arguments: ParsedArguments, patternPaths: [String], defaultChannels: ChannelMap
     ) throws -> CHHapticEngine.Options {
         var options = CHHapticEngine.Options()
-        if let rate = try arguments.int(.sampleRate, in: 1000...768_000) { options.sampleRate = Double(rate) }
+        if let rate = try arguments.int(.sampleRate, in: Int(CHHapticEngine.Options.sampleRates.lowerBound)...Int(CHHapticEngine.Options.sampleRates.upperBound)) { options.sampleRate = Double(rate) }
         options.channelMap = try ActuatorArguments.channelMap(arguments, default: defaultChannels)
         try ActuatorArguments.applyProfiles(arguments, to: &options)
-        options.maxVoices = try arguments.int(.voices, in: 1...1024) ?? options.maxVoices
+        options.maxVoices = try arguments.int(.voices, in: CHHapticEngine.Options.voiceCounts) ?? options.maxVoices
         var limits = AudioResourceLimits()
         limits.maxFileBytes = try arguments.int(.maxAudioBytes, in: 1...Int(Int32.max)) ?? limits.maxFileBytes
         limits.maxDurationSeconds = try arguments.double(.maxAudioSeconds, in: 0.001...86_400) ?? limits.maxDurationSeconds

@@ -10,7 +10,7 @@ struct PatternSummary {
     let file: String
     let pattern: PatternData
     let warnings: Int
-    /// The pattern's length with its audio files counted (those that can be found; DECISIONS "Audio events").
+    /// The pattern's length with its audio files counted (those that can be found; docs/decisions.md "Audio events").
     let duration: Double
 
     var eventCounts: [(String, Int)] {

@@ -1,3 +1,4 @@
+import AudioResources
 import ALSAOutput
 import AHAPCodec
 @preconcurrency import Dispatch
@@ -19,7 +20,7 @@ let playCommand = Subcommand(
             .value(.periods, placeholder: "N", help: "periods in the device buffer (default 4)"),
             .flag(.watch, short: "w", help: "replay the file whenever it is saved; keep the last good version on errors"),
             .flag(.verbose, short: "v", help: "say what the device runs: format, channels, rate, period, access, latency"),
-        ] + TransportArguments.options + EngineArguments.options + PatternLimits.options,
+        ] + TransportArguments.options + PlayTiming.options + EngineArguments.options + PatternLimits.options,
         details: """
             PATTERN is an AHAP file, the name of a bundled pattern (see 'thrum list'), - for standard input, or a
             sound file (WAV, FLAC, …), played as it is; --haptics-from-audio adds haptics derived from the audio live.
@@ -30,7 +31,9 @@ let playCommand = Subcommand(
             \(EngineArguments.channelHelp)
             The device's own format, channels, access and rate are used (a rate it lacks falls back to the
             nearest one it has unless --sample-rate asks for it; extra device channels are silent).
-            The pattern starts on the stream's first frame; --duration counts pattern time.
+            The pattern starts on the stream's first frame (with --start-at T, on the frame that leaves the DAC
+            at CLOCK_MONOTONIC time T); --duration counts pattern time. --onset-log FILE.jsonl writes one JSON
+            line per event onset: pattern time, stream frame, estimated DAC time (see docs/timing.md).
             On a terminal a status line shows position, loop, rate and xruns (of the first pattern; the keys act
             on every pattern); keys: space pause/resume,
             ←/→ seek ∓1 s, +/- rate ×/÷ 1.25, l loop on/off, m mute haptics, q quit.
@@ -55,10 +58,12 @@ let playCommand = Subcommand(
         let path = patterns.map(\.path).joined(separator: ", ")
         var options = try EngineArguments.engineOptions(arguments, patternPaths: patterns.map(\.path), defaultChannels: .speakers)
         let transport = try TransportArguments(arguments)
+        let timing = try PlayTiming(arguments)
+        timing.install(in: &options)
         let device = arguments.value(.device) ?? "default"
         options.output = .device(device)
-        if let period = try arguments.int(.period, in: 16...8192) { options.periodFrames = period }
-        if let periods = try arguments.int(.periods, in: 2...64) { options.periodCount = periods }
+        if let period = try arguments.int(.period, in: CHHapticEngine.Options.periodFrameCounts) { options.periodFrames = period }
+        if let periods = try arguments.int(.periods, in: CHHapticEngine.Options.periodCounts) { options.periodCount = periods }
 
         let setup = try PlayDevice.check(
             device, options: &options, rateGiven: arguments.value(.sampleRate) != nil, console: console)
@@ -85,20 +90,26 @@ let playCommand = Subcommand(
                 throw commandFailure(error, patternPath: loaded.path)
             }
         }
+        timing.name(players, patterns: patterns.map(\.path))
+        let startTime: TimeInterval
         do {
-            // Held until the players are queued, so the patterns start on the stream's first frame.
-            try engine.startHoldingOutput()
-            for other in engines.dropFirst() { try other.start() }
+            // Held until the players are queued, so the patterns start on the stream's first frame
+            // (running at once with --start-at, whose frame the DAC clock picks).
+            try timing.start(engines)
+            startTime = try timing.startTime(engine)
         } catch let error as CHHapticError {
             for engine in engines { engine.stop() }
             throw CommandFailure(.unavailable, error.message)
+        } catch {
+            for engine in engines { engine.stop() }
+            throw error
         }
         if let warning = engine.startWarning { console.error("thrum play: warning: \(warning)") }
         for (player, loaded) in zip(players, patterns) {
             do {
-                try player.start(atTime: CHHapticTimeImmediate)
+                try player.start(atTime: startTime)
                 // --duration is pattern time: the stop lands on the exact frame `thrum render --duration` ends on.
-                if let duration = transport.duration { try player.stop(atTime: duration) }
+                if let duration = transport.duration { try player.stop(atTime: startTime + duration) }
             } catch {
                 for engine in engines { engine.stop() }
                 throw commandFailure(error, patternPath: loaded.path)
@@ -113,7 +124,8 @@ let playCommand = Subcommand(
             }
             session.watch = PatternWatch(watcher: watcher, path: path, transport: transport, limits: limits)
         }
-        let outcome = session.run(until: transport.duration, interrupt: interrupt)
+        let outcome = session.run(until: transport.duration.map { startTime + $0 }, interrupt: interrupt)
+        let lostOnsets = engine.lostOnsetCount
         let xruns = engine.xrunCount
         let dropped = engine.voiceOverflowCount
         let zeroed = engine.nonFiniteSampleCount
@@ -129,8 +141,10 @@ let playCommand = Subcommand(
                     "thrum play: interrupted; device '\(device)' stopped playing (is its sound server still "
                         + "running?); closed")
             }
+            try timing.finish(lost: lostOnsets, console: console)
             return .interrupted
         case .deviceFailed:
+            try timing.finish(lost: lostOnsets, console: console)
             throw CommandFailure(
                 .unavailable,
                 "ALSA device '\(device)' failed while playing: \(engine.lastDeviceError ?? "it stopped")")
@@ -138,6 +152,7 @@ let playCommand = Subcommand(
             break
         }
         engine.stopDrainingOutput()
+        try timing.finish(lost: lostOnsets, console: console)
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let losses = OfflineRender.Outcome(frames: 0, droppedEvents: dropped, zeroedSamples: zeroed)

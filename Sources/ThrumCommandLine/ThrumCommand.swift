@@ -17,7 +17,7 @@ public enum ThrumCommandLine {
 
     static let commands: [Subcommand] = [
         playCommand, renderCommand, plotCommand, checkCommand, infoCommand, analyzeCommand, convertCommand, listCommand,
-        devicesCommand,
+        devicesCommand, studioCommand,
         importCommand,
     ]
 

@@ -35,7 +35,7 @@ struct TransportArguments {
     }
 
     /// Sets up `player` before it starts.
-    /// - Throws: `UsageError` when asked to loop a pattern of duration 0 without `--loop-end` (DECISIONS:
+    /// - Throws: `UsageError` when asked to loop a pattern of duration 0 without `--loop-end` (docs/decisions.md:
     ///   it has nothing to loop).
     func apply(to player: any CHHapticAdvancedPatternPlayer) throws {
         player.playbackRate = Float(rate)

@@ -76,7 +76,7 @@ public final class CHHapticEvent {
     }
 
     /// Creates an event from its plain-value form.
-    public init(data: EventData) {
+    package init(data: EventData) {
         type = data.type
         eventParameters = data.parameters.map { CHHapticEventParameter(parameterID: $0.id, value: $0.value) }
         relativeTime = data.time
@@ -88,7 +88,7 @@ public final class CHHapticEvent {
     }
 
     /// The event as plain values.
-    public var data: EventData {
+    package var data: EventData {
         EventData(
             type: type, time: relativeTime, duration: duration,
             parameters: eventParameters.map { EventParameterData(id: $0.parameterID, value: $0.value) },
@@ -144,7 +144,7 @@ public final class CHHapticParameterCurve {
     }
 
     /// The curve as plain values.
-    public var data: ParameterCurveData {
+    package var data: ParameterCurveData {
         ParameterCurveData(
             id: parameterID, time: relativeTime,
             points: controlPoints.map { ControlPointData(time: $0.relativeTime, value: $0.value) })
@@ -155,7 +155,7 @@ public final class CHHapticParameterCurve {
 /// be shared between threads once built.
 public final class CHHapticPattern: @unchecked Sendable {
     /// The pattern as plain values (what the renderer compiles).
-    public let data: PatternData
+    package let data: PatternData
 
     /// Creates a pattern from events and parameter steps. Nothing is checked until a player is built.
     public convenience init(events: [CHHapticEvent], parameters: [CHHapticDynamicParameter]) throws {
@@ -176,7 +176,7 @@ public final class CHHapticPattern: @unchecked Sendable {
     public let sourceFolder: String?
 
     /// Creates a pattern from plain values (a Thrum addition); `sourceFolder` is where its audio paths resolve.
-    public init(data: PatternData, sourceFolder: String? = nil) {
+    package init(data: PatternData, sourceFolder: String? = nil) {
         self.data = data
         self.sourceFolder = sourceFolder
     }

@@ -33,7 +33,7 @@ public struct ParameterAttributes: CHHapticParameterAttributes, Equatable, Hasha
 /// Thrum's parameter attribute table: which event parameters each event type takes, with their ranges
 /// and defaults, and the ranges and defaults of the dynamic parameters. Thread-safe (immutable).
 ///
-/// Apple's values where known (`core-haptics-behaviour.md` §1.5–1.6). Where Apple is silent:
+/// Apple's values where known (`docs/core-haptics-behaviour.md` §1.5–1.6). Where Apple is silent:
 /// continuous haptics use the transient defaults (intensity 0.75, sharpness 0.5), and `Sustained`
 /// defaults to 1 (the header's value and what playback does).
 public enum ParameterTable {

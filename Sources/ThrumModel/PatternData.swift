@@ -96,7 +96,7 @@ public struct EventData: Sendable, Equatable {
         return type == .hapticContinuous ? min(given, HapticLimits.maxContinuousDuration) : given
     }
 
-    /// How long an AudioCustom event sounds, in seconds, for a file of `fileSeconds` (DECISIONS "Audio events"):
+    /// How long an AudioCustom event sounds, in seconds, for a file of `fileSeconds` (docs/decisions.md "Audio events"):
     /// looping, EventDuration (the file once when 0); else the file at 2^AudioPitch times natural speed
     /// (varispeed, ±12 semitones), cut to EventDuration when that is shorter. Controls are not included.
     public func audioPlayedDuration(fileSeconds: TimeInterval) -> TimeInterval {
@@ -182,7 +182,7 @@ public struct PatternData: Sendable, Equatable {
     /// Whether the pattern has no events, parameters or curves.
     public var isEmpty: Bool { events.isEmpty && parameters.isEmpty && curves.isEmpty }
 
-    /// The length with the audio files counted (DECISIONS: a file's length counts in the pattern's duration):
+    /// The length with the audio files counted (docs/decisions.md: a file's length counts in the pattern's duration):
     /// `duration`, or the end of an AudioCustom event's file when later. `fileSeconds(i)` is the length of
     /// event `i`'s file in seconds (nil when unknown: that event counts as in `duration`).
     public func duration(fileSeconds: (Int) -> TimeInterval?) -> TimeInterval {

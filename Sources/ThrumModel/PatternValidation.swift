@@ -41,7 +41,7 @@ public struct PatternIssue: Sendable, Equatable {
     }
 }
 
-/// Checks a `PatternData` against Core Haptics' rules (`core-haptics-behaviour.md` §1, DECISIONS.md
+/// Checks a `PatternData` against Core Haptics' rules (`docs/core-haptics-behaviour.md` §1, docs/decisions.md
 /// "AHAP leniency"). Pure and thread-safe.
 public enum PatternValidator {
     /// Every problem in `pattern`, in pattern order.

@@ -11,7 +11,7 @@ func analyze(_ sound: TestSound, settings: AnalysisSettings = .general) -> Hapti
 }
 
 /// The analysed drive amplitude and the sound's known amplitude envelope, on a 1 ms grid. The drive
-/// amplitude is the intensity squared (DECISIONS.md: A = I² by default).
+/// amplitude is the intensity squared (docs/decisions.md: A = I² by default).
 func envelopeSeries(_ analysis: HapticAnalysis, _ sound: TestSound) -> (found: [Double], known: [Double]) {
     let times = stride(from: 0.0, to: sound.duration, by: 0.001)
     return (times.map { Double(analysis.amplitude(at: $0)) }, times.map { sound.envelope(at: $0) })

@@ -104,7 +104,7 @@ struct WriterTests {
         try writer.close()
         let audio = try AudioFileLoader.load(path: path, targetSampleRate: 8000)
         #expect(audio.array.map(\.bitPattern) == signal.map(\.bitPattern))
-        // libsndfile's optional PEAK chunk is not written (DECISIONS in the README: a second pass for nothing).
+        // libsndfile's optional PEAK chunk is not written (docs/decisions.md: a second pass for nothing).
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let peakTag = Array("PEAK".utf8)
         #expect(!(0..<(bytes.count - 4)).contains { Array(bytes[$0..<($0 + 4)]) == peakTag })

@@ -20,7 +20,7 @@ struct WooferTweeterTests {
         pair.stop()
         let (left, right) = (channel(out, 2, of: 4), channel(out, 3, of: 4))
         #expect(channel(out, 0, of: 4).allSatisfy { $0 == 0 } && channel(out, 1, of: 4).allSatisfy { $0 == 0 })
-        // Sharpness 0 and 1 drive the default profile's band ends, 80 and 230 Hz (DECISIONS "Haptic waveform").
+        // Sharpness 0 and 1 drive the default profile's band ends, 80 and 230 Hz (docs/decisions.md "Haptic waveform").
         let rumble = zeroCrossingFrequency(left, rate: rate, from: Int(0.1 * rate), to: Int(0.4 * rate))
         #expect(abs(rumble - 80) < 2, "left handle at \(rumble) Hz")
         let tick = zeroCrossingFrequency(right, rate: rate, from: Int(0.1 * rate), to: Int(0.1 * rate) + 480)

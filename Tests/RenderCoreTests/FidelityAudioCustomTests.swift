@@ -5,7 +5,7 @@ import ThrumTestSupport
 
 @testable import RenderCore
 
-// Issue 14 on rendered samples: AudioCustom per DECISIONS.md "Audio events" — its length counts in the
+// Issue 14 on rendered samples: AudioCustom per docs/decisions.md "Audio events" — its length counts in the
 // pattern's duration, de-click ramps of at most 1 ms (t(x) ramps with AttackTime/ReleaseTime), varispeed
 // AudioPitch, the tone's low-pass for AudioBrightness, constant-power panning of a stereo image.
 

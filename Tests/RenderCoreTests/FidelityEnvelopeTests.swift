@@ -7,10 +7,10 @@ import ThrumTestSupport
 
 // Issue 14 on rendered samples: envelopes and time controls on playing events, decay cut at EventDuration,
 // a limiter transparent for lone events, loop seams without overshoot, seeks past the loop end.
-// Expected values come from DECISIONS.md ("Haptic waveform", "Advanced player") and the physics of the
+// Expected values come from docs/decisions.md ("Haptic waveform", "Advanced player") and the physics of the
 // signal, computed here in Double: t(x) = 0.001 × 5120^x s, A = gain × I², sine at f = fLow + S × (fHigh − fLow).
 
-/// t(x) = 0.001 × 5120^x seconds (DECISIONS).
+/// t(x) = 0.001 × 5120^x seconds (docs/decisions.md).
 func envelopeSeconds(_ x: Double) -> Double { 0.001 * pow(5120, x) }
 
 /// The envelope of a haptic oscillator (phase 0 at `onset`, `hz`, full amplitude `amplitude`) around frame `n`:

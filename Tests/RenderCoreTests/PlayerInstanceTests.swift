@@ -173,7 +173,7 @@ struct PlayerInstanceTransportTests {
         #expect(p.heldSeconds == 1.0)
     }
 
-    @Test("seek past the loop end while looping jumps to the loop start (DECISIONS, Apple's documentation)")
+    @Test("seek past the loop end while looping jumps to the loop start (docs/decisions.md, Apple's documentation)")
     func seekPastLoopEnd() throws {
         var p = try started(at: 0, loopEnd: 0.3)
         let moved = p.seek(to: 0.7, at: 40)

@@ -87,7 +87,7 @@ struct TransportLoopTests {
     @Test("seams: continuous and audio voices are cut with a 1 ms fade at the seam; transients ring on")
     func seamFades() throws {
         let sr = 8000.0
-        let fade = Int((0.001 * sr).rounded())  // DECISIONS: the 1 ms de-click ramp
+        let fade = Int((0.001 * sr).rounded())  // docs/decisions.md: the 1 ms de-click ramp
         let file = sineFile(seconds: 0.3)
         let events = [
             event(.hapticContinuous, 0, duration: 0.5, [(.hapticIntensity, 0.5), (.hapticSharpness, 0.4)]),

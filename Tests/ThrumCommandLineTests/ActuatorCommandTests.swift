@@ -5,7 +5,7 @@ import ThrumTestSupport
 
 @testable import ThrumCommandLine
 
-/// Several actuators on the command line (DECISIONS "Output"): PATTERN@ACTUATOR, --layout, --profile NAME=PROFILE.
+/// Several actuators on the command line (docs/decisions.md "Output"): PATTERN@ACTUATOR, --layout, --profile NAME=PROFILE.
 @Suite struct ActuatorCommandTests {
     let folder = TemporaryDirectory("actuators")
 

@@ -1,3 +1,4 @@
+import AudioResources
 import Foundation
 import Synchronization
 import Testing

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import ThrumTestSupport
 
-/// Issue 13, problems 4 and 8: the `thrum` executable follows the conventions DECISIONS.md fixes, run as
+/// Issue 13, problems 4 and 8: the `thrum` executable follows the conventions docs/decisions.md fixes, run as
 /// a separate process (standard streams, signals, exit codes).
 @Suite struct CLIConventionTests {
     static let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

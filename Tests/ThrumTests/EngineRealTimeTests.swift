@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import ThrumTestSupport
-import Thrum
+@_spi(Testing) import Thrum
 
 /// Real-time tests through a PulseAudio null sink reached with ALSA's `pulse` device.
 /// `Tools/test.sh` starts the server (Tools/pulse-null-sink.sh) and runs these alone.

@@ -68,6 +68,7 @@ import ThrumTestSupport
         }
         #expect(count("periods") ?? 0 > 1000, "the render thread rendered: \(output)")
         #expect(count("completions") ?? 0 > 10, "instances ended and their completion handlers ran: \(output)")
+        #expect(count("onsets") ?? 0 > 100, "event onsets were reported off the render thread: \(output)")
         for name in ["allocations", "frees", "retains", "releases", "bridge"] {
             #expect(count(name) == 0, "\(name) on the render thread: \(output)")
         }

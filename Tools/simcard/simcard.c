@@ -18,6 +18,7 @@ typedef struct {
     pthread_mutex_t lock;        /* guards everything below; taken inside every callback */
     int timer_fd;                /* the poll descriptor: readable at each period boundary */
     int capture_fd;              /* opened (append) at the first start; -1 without capture */
+    int timing_fd;               /* opened (append) at the first start; -1 without timing */
     int configured;              /* hw_params succeeded at least once (plain probes leave no stats) */
     unsigned int frame_bytes;
     unsigned char *ring;         /* buffer_size frames, interleaved, in the device format */
@@ -134,6 +135,18 @@ static void capture_upto(simcard_t *sim, uint64_t upto) {
     }
 }
 
+/* Appends when the card's clock plays the frames from `consumed` up to `target` (frames since prepare):
+ * "FIRST START COUNT END", FIRST the first one's number among all frames played since open, START and END
+ * the CLOCK_MONOTONIC nanoseconds at which the first one and the one after the last begin to play. */
+static void log_timing(simcard_t *sim, uint64_t target) {
+    if (sim->timing_fd < 0 || target <= sim->consumed) return;
+    char line[96];
+    int length = snprintf(line, sizeof line, "%" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", sim->played,
+                          time_of(sim, sim->consumed), target - sim->consumed, time_of(sim, target));
+    ssize_t n = write(sim->timing_fd, line, (size_t)length);
+    (void)n;
+}
+
 /* Moves the card's clock forward to now: plays (captures) what it passed, detects underruns and faults.
  * When `stopping`, only plays what was written: a stop is neither an underrun nor a fault. */
 static void advance(simcard_t *sim, int stopping) {
@@ -159,6 +172,7 @@ static void advance(simcard_t *sim, int stopping) {
         target = written;
         if (state == SND_PCM_STATE_RUNNING && next == state && !stopping) next = SND_PCM_STATE_XRUN;
     }
+    log_timing(sim, target);
     capture_upto(sim, target);
     sim->played += target - sim->consumed;
     sim->consumed = target;
@@ -220,6 +234,9 @@ static int sim_start(snd_pcm_ioplug_t *io) {
     } else {
         if (sim->capture_fd < 0 && sim->config.capture_path) {
             sim->capture_fd = open(sim->config.capture_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        }
+        if (sim->timing_fd < 0 && sim->config.timing_path) {
+            sim->timing_fd = open(sim->config.timing_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
         }
         sim->start_ns = now_ns();
         sim->start_frame = sim->consumed;
@@ -355,6 +372,7 @@ static int sim_close(snd_pcm_ioplug_t *io) {
     simcard_t *sim = io->private_data;
     write_stats(sim);
     if (sim->capture_fd >= 0) close(sim->capture_fd);
+    if (sim->timing_fd >= 0) close(sim->timing_fd);
     close(sim->timer_fd);
     free(sim->ring);
     simcard_free_config(&sim->config);
@@ -458,6 +476,7 @@ SND_PCM_PLUGIN_DEFINE_FUNC(simcard) {
         return err;
     }
     sim->capture_fd = -1;
+    sim->timing_fd = -1;
     sim->boundary = 1;
     sim->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
     if (sim->timer_fd < 0) {

@@ -40,6 +40,7 @@ typedef struct {
     int wakeup_never_clears;               /* a plugin bug: once readable, the descriptor stays readable */
     char *capture_path;                    /* raw interleaved frames in the device format, appended */
     char *stats_path;                      /* key=value lines, rewritten at each stop, xrun and close */
+    char *timing_path;                     /* when the card's clock played each run of frames, appended */
 } simcard_config_t;
 
 /* Parses the plugin's configuration block. Returns 0 or a negative errno (after SNDERR naming the key). */

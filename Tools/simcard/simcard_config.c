@@ -143,6 +143,7 @@ static int parse_key(simcard_config_t *c, const char *id, snd_config_t *n) {
     if (strcmp(id, "wakeup_never_clears") == 0) return get_bool(n, id, &c->wakeup_never_clears);
     if (strcmp(id, "capture") == 0) return get_path(n, id, &c->capture_path);
     if (strcmp(id, "stats") == 0) return get_path(n, id, &c->stats_path);
+    if (strcmp(id, "timing") == 0) return get_path(n, id, &c->timing_path);
     if (strcmp(id, "ppm") == 0) {
         if (snd_config_get_integer(n, &ppm) < 0 || ppm <= -1000000 || ppm >= 1000000) {
             SNDERR("simcard: ppm takes an integer between -999999 and 999999");
@@ -194,5 +195,6 @@ int simcard_parse_config(snd_config_t *conf, simcard_config_t *c) {
 void simcard_free_config(simcard_config_t *c) {
     free(c->capture_path);
     free(c->stats_path);
-    c->capture_path = c->stats_path = NULL;
+    free(c->timing_path);
+    c->capture_path = c->stats_path = c->timing_path = NULL;
 }

@@ -15,7 +15,7 @@ internal import RenderCore
 /// let tweeter = haptics?.createEngine(withLocality: .rightHandle)
 /// ```
 ///
-/// The actuators are the channel map's (`H:NAME` entries, DECISIONS "Output"), each with its own profile
+/// The actuators are the channel map's (`H:NAME` entries, docs/decisions.md "Output"), each with its own profile
 /// and position (`CHHapticEngine.Options.actuators`). Every engine made here plays on one locality — one
 /// actuator, or each actuator of a group — and they all share one ALSA stream (or offline render core), one
 /// render thread and one clock: their `currentTime`s are equal, and an event at time t on two localities

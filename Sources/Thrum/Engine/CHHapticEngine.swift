@@ -147,8 +147,9 @@ public final class CHHapticEngine: @unchecked Sendable {
     public var deviceSpinCount: UInt64 { state.withLock { $0.run?.playback?.spinCount ?? 0 } }
 
     /// Fault injection for tests: stalls the render thread once for `milliseconds`, which makes the device
-    /// underrun; the xrun is recovered and counted in `xrunCount` (a Thrum addition; no effect offline).
-    public func injectRenderStall(milliseconds: Int) {
+    /// underrun; the xrun is recovered and counted in `xrunCount` (no effect offline). Not part of the API:
+    /// reachable only with `@_spi(Testing) import Thrum`.
+    @_spi(Testing) public func injectRenderStall(milliseconds: Int) {
         state.withLock { $0.run?.playback?.injectStall(milliseconds: milliseconds) }
     }
 
@@ -313,7 +314,10 @@ public final class CHHapticEngine: @unchecked Sendable {
         }
         core.render(into: buffer, frameCount: frameCount, channelCount: options.channelMap.channelCount)
         run.offlineRendering.unlock()
-        if deliverCallbacks { hub.service() }
+        if deliverCallbacks {
+            run.onsets?.deliverOffline()
+            hub.service()
+        }
     }
 
     /// Calls `finishedHandler` once every player has ended (at once if none is playing or the engine

@@ -23,9 +23,13 @@ final class EngineCore: ALSARenderSource {
     private let audioR: UnsafeMutablePointer<Float>
     /// The haptic buses, one per actuator, `blockFrames` apart.
     private let haptics: UnsafeMutablePointer<Float>
+    /// The trigger bus when the channel map has a `T` channel, else nil.
+    private let trigger: UnsafeMutablePointer<Float>?
     private let busCount: Int
     /// The tag of the last `InstanceSettings` write taken, per slot and setting.
     private let seenSettings: UnsafeMutablePointer<UInt64>
+    /// The generation of the last start taken from the command ring, per slot (0: none yet).
+    private let startedGenerations: UnsafeMutablePointer<UInt32>
 
     init(configuration: RendererConfiguration, channelMap: ChannelMap) throws {
         renderer = Renderer(configuration: configuration)
@@ -40,8 +44,11 @@ final class EngineCore: ALSARenderSource {
         audioR = .allocate(capacity: blockFrames)
         busCount = configuration.actuators.count
         haptics = .allocate(capacity: blockFrames * busCount)
+        trigger = channelMap.carriesTrigger ? .allocate(capacity: blockFrames) : nil
         seenSettings = .allocate(capacity: configuration.maxPlayers * InstanceSetting.count)
         seenSettings.initialize(repeating: 0, count: configuration.maxPlayers * InstanceSetting.count)
+        startedGenerations = .allocate(capacity: configuration.maxPlayers)
+        startedGenerations.initialize(repeating: 0, count: configuration.maxPlayers)
         Self.warmUp(configuration: configuration, channelMap: channelMap)
     }
 
@@ -68,7 +75,9 @@ final class EngineCore: ALSARenderSource {
         audioL.deallocate()
         audioR.deallocate()
         haptics.deallocate()
+        trigger?.deallocate()
         seenSettings.deallocate()
+        startedGenerations.deallocate()
     }
 
     /// Renders `frameCount` interleaved frames: applies queued commands and settings (mutes included),
@@ -81,10 +90,12 @@ final class EngineCore: ALSARenderSource {
         while done < frameCount {
             let count = min(blockFrames, frameCount - done)
             renderer.audioHapticsMuted = link.mutedHaptics.load(ordering: .relaxed)
-            renderer.render(frameCount: count, audioL: audioL, audioR: audioR, haptics: haptics, hapticStride: blockFrames)
+            renderer.render(
+                frameCount: count, audioL: audioL, audioR: audioR, haptics: haptics, hapticStride: blockFrames,
+                trigger: trigger)
             channelMap.interleave(
-                audioL: audioL, audioR: audioR, haptics: haptics, hapticStride: blockFrames, frameCount: count,
-                into: buffer + done * channelCount)
+                audioL: audioL, audioR: audioR, haptics: haptics, hapticStride: blockFrames, trigger: trigger,
+                frameCount: count, into: buffer + done * channelCount)
             done += count
         }
         var ended = false
@@ -108,6 +119,7 @@ final class EngineCore: ALSARenderSource {
                         id, pattern: $0, atFrame: frame, playbackRate: rate, loopEnd: loopEnd, passes: passes,
                         muted: muted, offset: offset, buses: buses)
                 }
+                startedGenerations[id.slot] = id.generation
                 if !started {
                     feedback.push(.startFailed(id))
                     failed = true
@@ -131,22 +143,39 @@ final class EngineCore: ALSARenderSource {
 
     /// Applies the mute, rate, loop and stop values written since the last period, each to the instance it was
     /// written for (the renderer ignores it when that instance is no longer current).
+    ///
+    /// A write is only ever made for an instance whose start is already in the command ring (the hub
+    /// registers the instance and pushes its start under one lock), but the ring may have been drained just
+    /// before that push. So a write for an instance newer than the slot's last start taken is left unseen
+    /// and read again next period, after the drain has started it: a setting made after `start()` returns
+    /// is never lost (docs/engine-contract.md).
     private func applySettings() {
         for slot in 0..<settings.slotCount {
-            let seen = seenSettings + slot * InstanceSetting.count
-            if let (id, value) = settings.read(slot, .muted, seen: &seen[InstanceSetting.muted.rawValue]) {
+            if let (id, value) = takeWrite(slot, .muted) {
                 renderer.setMuted(id, PlayerMute(rawValue: UInt8(truncatingIfNeeded: value)))
             }
-            if let (id, value) = settings.read(slot, .rate, seen: &seen[InstanceSetting.rate.rawValue]) {
+            if let (id, value) = takeWrite(slot, .rate) {
                 renderer.setPlaybackRateNow(id, rate: Double(bitPattern: value))
             }
-            if let (id, value) = settings.read(slot, .loopEnd, seen: &seen[InstanceSetting.loopEnd.rawValue]) {
+            if let (id, value) = takeWrite(slot, .loopEnd) {
                 let loopEnd = Double(bitPattern: value)
                 renderer.setLoopNow(id, loopEnd: loopEnd < 0 ? nil : loopEnd)
             }
-            if let (id, _) = settings.read(slot, .stopped, seen: &seen[InstanceSetting.stopped.rawValue]) {
+            if let (id, _) = takeWrite(slot, .stopped) {
                 renderer.stopPlayer(id, atFrame: 0)
             }
         }
+    }
+
+    /// The slot's unseen write of `setting`, marked seen, unless it addresses an instance whose start has
+    /// not been taken from the ring yet (generation ahead of the slot's last start, compared with
+    /// wrap-around): that one stays unseen for the next period. Real-time safe.
+    @inline(__always)
+    private func takeWrite(_ slot: Int, _ setting: InstanceSetting) -> (InstanceID, UInt64)? {
+        let seen = seenSettings + slot * InstanceSetting.count + setting.rawValue
+        guard let write = settings.read(slot, setting, seen: seen.pointee) else { return nil }
+        guard Int32(bitPattern: write.instance.generation &- startedGenerations[slot]) <= 0 else { return nil }
+        seen.pointee = write.tag
+        return (write.instance, write.value)
     }
 }

@@ -35,10 +35,9 @@ extension CHHapticEngine {
             guard state.run != nil else {
                 throw CHHapticError(.engineNotRunning, "the engine is not running; call start()")
             }
-            let settings = player.startSettings
-            try hub.startInstance(of: player, engine: self, buses: buses, frame: frame, settings: settings)
+            let offset = try hub.startInstance(of: player, engine: self, buses: buses, frame: frame)
             state.idleSince = nil
-            player.instanceStarted(withOffset: settings.offset)
+            player.instanceStarted(withOffset: offset)
         }
     }
 
@@ -50,19 +49,9 @@ extension CHHapticEngine {
     }
 
     /// Writes `player`'s current value of `setting` for each of its instances; the render thread applies it
-    /// at its next period. Never fails: settings are latest values, not queued commands.
+    /// at its next period (see `DeviceHub.publish`).
     func publish(_ setting: InstanceSetting, of player: HapticPatternPlayer) {
-        let settings = player.startSettings
-        let value: UInt64
-        switch setting {
-        case .muted:
-            hub.publishMute(of: player, playerMuted: settings.muted)
-            return
-        case .rate: value = settings.rate.bitPattern
-        case .loopEnd: value = (settings.loopEnd ?? -1).bitPattern
-        case .stopped: return
-        }
-        hub.publish(setting, value, of: player)
+        hub.publish(setting, of: player)
     }
 
     /// The position of `player`'s first playing instance, read from the render thread's atomics.

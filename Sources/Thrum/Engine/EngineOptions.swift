@@ -63,7 +63,52 @@ extension CHHapticEngine {
         /// no known peak, so a full-scale sine maps to intensity 1 (`normalize` does not apply). Default nil.
         public var hapticsFromAudio: AnalysisSettings? = nil
 
+        /// Called once for every event onset the engine plays (a Thrum addition for research timing; see
+        /// docs/timing.md): the event, its pattern time, the stream frame it was rendered on and, live, the
+        /// CLOCK_MONOTONIC time that frame left the DAC. Called in order, on a thread of the engine's own
+        /// (live, shortly after the frame left the DAC) or on the `renderOffline` caller's thread (offline,
+        /// `dacTime` nil); never on the render thread. Keep it short: onsets wait while it runs. Default nil
+        /// (no onsets are reported).
+        public var onsetHandler: (@Sendable (ThrumOnset) -> Void)? = nil
+        /// Onsets that may wait for `onsetHandler` at once (the render thread's report ring); more are not
+        /// reported and are counted in `CHHapticEngine.lostOnsetCount`. Default 4096.
+        public var maxPendingOnsets = 4096
+
         /// Options with the defaults above.
         public init() {}
     }
 }
+
+extension CHHapticEngine.Options {
+    // The one declaration of each option's range: `CHHapticEngine(options:)` refuses values outside it with
+    // `invalidEngineParameter`, and the command line's flags check against the same ranges.
+
+    /// `sampleRate` in Hz.
+    public static let sampleRates: ClosedRange<Double> = 1000...ActuatorProfile.highestSampleRate
+    /// `periodFrames`.
+    public static let periodFrameCounts: ClosedRange<Int> = 16...8192
+    /// `periodCount`.
+    public static let periodCounts: ClosedRange<Int> = 2...64
+    /// `maxVoices`.
+    public static let voiceCounts: ClosedRange<Int> = 1...1024
+    /// `maxPlayers`.
+    public static let playerCounts: ClosedRange<Int> = 1...256
+    /// `maxPendingParameters` and `maxPendingCommands`.
+    public static let pendingCounts: ClosedRange<Int> = 1...65536
+
+    /// The first option outside its range, described, or nil when all are inside.
+    func rangeProblem() -> String? {
+        func outside(_ name: String, _ value: Int, _ range: ClosedRange<Int>, _ unit: String = "") -> String? {
+            range.contains(value) ? nil : "\(name) \(value)\(unit) is outside \(range.lowerBound)–\(range.upperBound)\(unit)"
+        }
+        let rates = Int(Self.sampleRates.lowerBound)...Int(Self.sampleRates.upperBound)
+        return (Self.sampleRates.contains(sampleRate) ? nil : "sample rate \(sampleRate) Hz is outside \(rates.lowerBound)–\(rates.upperBound) Hz")
+            ?? outside("periodFrames", periodFrames, Self.periodFrameCounts)
+            ?? outside("periodCount", periodCount, Self.periodCounts)
+            ?? outside("maxVoices", maxVoices, Self.voiceCounts)
+            ?? outside("maxPlayers", maxPlayers, Self.playerCounts)
+            ?? outside("maxPendingParameters", maxPendingParameters, Self.pendingCounts)
+            ?? outside("maxPendingCommands", maxPendingCommands, Self.pendingCounts)
+    }
+}
+

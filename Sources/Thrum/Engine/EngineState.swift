@@ -45,6 +45,8 @@ final class EngineRun: @unchecked Sendable {
     let offlineCore: EngineCore?
     /// Live mode: the ALSA device and its render thread (which owns the core).
     let playback: ALSAPlayback?
+    /// Delivers onsets to `Options.onsetHandler`, when one is set.
+    let onsets: OnsetDelivery?
     /// Held by `renderOffline` while it renders (taken under the engine lock while the run is current), so
     /// `shutDown` returns only when the render side is done with the run's patterns.
     let offlineRendering = NSLock()
@@ -53,10 +55,11 @@ final class EngineRun: @unchecked Sendable {
     /// How many times the housekeeping thread woke up (signalled or timed out).
     let wakeUps = Atomic<Int>(0)
 
-    init(link: EngineLink, offlineCore: EngineCore?, playback: ALSAPlayback?) {
+    init(link: EngineLink, offlineCore: EngineCore?, playback: ALSAPlayback?, onsets: OnsetDelivery? = nil) {
         self.link = link
         self.offlineCore = offlineCore
         self.playback = playback
+        self.onsets = onsets
     }
 
     /// Stops the render thread (after the device played its buffer, with `drain`, waiting at most
@@ -68,7 +71,9 @@ final class EngineRun: @unchecked Sendable {
         housekeeping.store(false, ordering: .releasing)
         link.wake.signal()
         let drained = drain ? playback?.stop(drain: true, drainLimit: drainLimit) ?? true : true
+        let stopTime = monotonicSeconds()
         playback?.close()
+        onsets?.finish(drained: drain && drained, stopTime: stopTime)
         offlineRendering.lock()  // a `renderOffline` under way ends first
         offlineRendering.unlock()
         return drained

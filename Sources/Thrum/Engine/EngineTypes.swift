@@ -116,4 +116,6 @@ public protocol ThrumPlayerState: AnyObject {
     /// included) and the index of the event that starts when that many first sound; more than the
     /// engine's `maxVoices` means events will be dropped.
     var voicePeak: (voices: Int, eventIndex: Int?) { get }
+    /// A number for the player, unique in the process (from 1), as `ThrumOnset.playerID` names it.
+    var playerID: Int { get }
 }

@@ -1,5 +1,6 @@
 import Foundation
 internal import RenderCore
+internal import Synchronization
 
 /// The settings an instance starts with.
 struct StartSettings {
@@ -35,7 +36,10 @@ final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState
 
     let engine: CHHapticEngine
     let pattern: CompiledPattern
+    let playerID = HapticPatternPlayer.nextID.add(1, ordering: .relaxed).newValue
     private let state = Locked(State())
+    /// The last `playerID` given.
+    private static let nextID = Atomic<Int>(0)
 
     init(engine: CHHapticEngine, pattern: CompiledPattern) {
         self.engine = engine
@@ -55,13 +59,6 @@ final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState
     private func loopLength(_ state: State) -> Double? {
         let length = state.loopEnd > 0 ? state.loopEnd : pattern.duration
         return state.loopEnabled && length > 0 ? length : nil
-    }
-
-    func takePendingSeek() -> TimeInterval? {
-        state.withLock { state in
-            defer { state.pendingSeek = nil }
-            return state.pendingSeek
-        }
     }
 
     var loopPassLimit: Int {
@@ -86,13 +83,15 @@ final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState
         }
     }
 
-    /// An instance ended at `frame` (nil: the engine stopped); after the last one, `completionHandler` runs.
-    func instanceEnded(frame: UInt64?, isLast: Bool) {
+    /// An instance ended at `frame` (nil: the engine stopped); after the last one, `completionHandler` runs
+    /// with `error` (an instance the render thread refused to start, which the control side's checks make
+    /// unreachable in practice) or nil.
+    func instanceEnded(frame: UInt64?, isLast: Bool, error: (any Error)? = nil) {
         let handler = state.withLock { state -> CHHapticAdvancedPatternPlayerCompletionHandler? in
             if let frame { state.endFrame = max(state.endFrame ?? 0, frame) }
             return isLast ? state.completionHandler : nil
         }
-        handler?(nil)
+        handler?(error)
     }
 
     // MARK: CHHapticPatternPlayer
@@ -167,12 +166,14 @@ final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState
 
     /// Resumes every instance at engine time `time` from where it paused; continuous events and audio
     /// files under way continue (with a 5 ms fade-in). A seek made while paused applies here.
+    /// With no instance playing, nothing resumes and a pending seek stays for the next start or resume.
     func resume(atTime time: TimeInterval) throws {
         let frame = try engine.frame(for: time)
-        let seek = takePendingSeek()
-        try engine.sendToInstances(of: self) { instance in
+        let seek = state.withLock { $0.pendingSeek }
+        let sent = try engine.sendToInstances(of: self) { instance in
             (seek.map { [EngineCommand.seek(instance, seconds: $0, frame: frame)] } ?? []) + [.resume(instance, frame: frame)]
         }
+        if sent, let seek { state.withLock { if $0.pendingSeek == seek { $0.pendingSeek = nil } } }
     }
 
     /// Moves to `offsetTime` pattern seconds: at once while playing (events already under way there are

@@ -20,6 +20,13 @@ enum InstanceSetting: Int {
     static let count = 4
 }
 
+/// One write read from a cell: the instance it addresses, its value and its tag.
+struct SettingWrite {
+    let instance: InstanceID
+    let value: UInt64
+    let tag: UInt64
+}
+
 /// One cell: a value and the tag of the write that set it (a sequence lock with one writer).
 /// Tag: instance generation << 32 | write count << 1 | 1 while a write is under way.
 struct SettingCell: ~Copyable {
@@ -65,18 +72,18 @@ final class InstanceSettings: @unchecked Sendable {
         cell.pointee.tag.store(tag, ordering: .releasing)
     }
 
-    /// The slot's value of `setting` when it was written since the tag in `seen` (which it then updates):
-    /// the instance it was written for and the value. Nil when unchanged or a write is under way.
-    /// Render thread only.
+    /// The slot's latest write of `setting` when its tag differs from `seen`: the instance it was written
+    /// for, the value and the write's tag (which the caller stores as seen once it has used the write).
+    /// Nil when unchanged or a write is under way. Render thread only.
     @inline(__always)
-    func read(_ slot: Int, _ setting: InstanceSetting, seen: inout UInt64) -> (instance: InstanceID, value: UInt64)? {
+    func read(_ slot: Int, _ setting: InstanceSetting, seen: UInt64) -> SettingWrite? {
         let cell = cell(slot, setting)
         let before = cell.pointee.tag.load(ordering: .acquiring)
         guard before != seen, before & 1 == 0 else { return nil }
         let value = cell.pointee.value.load(ordering: .relaxed)
         atomicMemoryFence(ordering: .acquiring)
         guard cell.pointee.tag.load(ordering: .relaxed) == before else { return nil }
-        seen = before
-        return (InstanceID(slot: slot, generation: UInt32(truncatingIfNeeded: before >> 32)), value)
+        return SettingWrite(
+            instance: InstanceID(slot: slot, generation: UInt32(truncatingIfNeeded: before >> 32)), value: value, tag: before)
     }
 }

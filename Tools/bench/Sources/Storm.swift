@@ -190,9 +190,14 @@ func benchStorm(seconds: Double, dualSense: Bool = false) throws -> Int32 {
     options.periodFrames = 256
     options.realtimePriority = nil  // an unpaced device: never let it starve the machine
     options.maxPlayers = 12
+    // Onsets are reported (and counted off the render thread), and a trigger channel carries their pulses.
+    let onsets = CompletionCounter()
+    options.onsetHandler = { _ in onsets.add() }
+    options.channelMap = ChannelMap(sources: [.leftHaptic, .rightHaptic, .trigger])
     let engines: [CHHapticEngine]
     if dualSense {
-        options.channelMap = .dualSense
+        options.channelMap = ChannelMap(
+            sources: [.left, .right, .haptic, .haptic, .trigger], channelActuators: [nil, nil, "leftHandle", "rightHandle"])
         let device = try GCDeviceHaptics(options: options)
         engines = [GCHapticsLocality.leftHandle, .rightHandle, .handles].compactMap { device.createEngine(withLocality: $0) }
     } else {
@@ -231,6 +236,7 @@ func benchStorm(seconds: Double, dualSense: Bool = false) throws -> Int32 {
     ]
     let engineSeconds = engine.currentTime - framesBefore
     let ended = completions.count - completionsBefore
+    let lostOnsets = engine.lostOnsetCount
     for engine in engines { engine.stop() }
     withExtendedLifetime(players) {}
 
@@ -241,17 +247,19 @@ func benchStorm(seconds: Double, dualSense: Bool = false) throws -> Int32 {
     print("bridge: \(counts[4])")
     print("periods: \(Int(engineSeconds * 48_000 / 256))")
     print("completions: \(ended)")
+    print("onsets: \(onsets.count)")
+    print("lost onsets: \(lostOnsets)")
     let value = counts.map(String.init).joined(separator: " / ")
     emit(Row(figure: figure, value: value, target: "0 / 0 / 0 / 0 / 0", command: command))
     let refused = tally.refusals.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
     note(
         (dualSense ? "DualSense layout, 3 engines of one device, panned; " : "")
-            + "storm: \(fmt(seconds, 1)) s of commands (\(tally.summary)) while the render thread rendered \(fmt(engineSeconds, 1)) s of engine time (\(Int(engineSeconds * 48_000 / 256)) periods of 256 frames) on ALSA `null`; \(ended) completion handlers ran; refused: \(refused.isEmpty ? "none" : refused). Counted by interposing malloc/free/… and swift_retain/swift_release/their _n, bridge-object and nonatomic forms in thrum-bench (CMallocCounter), on the render thread only (by kernel thread id)"
+            + "storm: \(fmt(seconds, 1)) s of commands (\(tally.summary)) while the render thread rendered \(fmt(engineSeconds, 1)) s of engine time (\(Int(engineSeconds * 48_000 / 256)) periods of 256 frames) on ALSA `null`; \(ended) completion handlers ran; refused: \(refused.isEmpty ? "none" : refused); \(onsets.count) onsets reported to a handler (\(lostOnsets) lost), a trigger channel rendered. Counted by interposing malloc/free/… and swift_retain/swift_release/their _n, bridge-object and nonatomic forms in thrum-bench (CMallocCounter), on the render thread only (by kernel thread id)"
     )
     return counts.allSatisfy { $0 == 0 } ? 0 : 1
 }
 
-/// Completion handlers run on the housekeeping thread.
+/// Completion handlers run on the housekeeping thread (onset handlers on the onset thread).
 final class CompletionCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0

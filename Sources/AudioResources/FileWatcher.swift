@@ -1,12 +1,12 @@
-import AudioResources
 import Foundation
 import Glibc
 
 /// Watches one file for edits with inotify. It watches the file's folder, so editors that save by
 /// writing a new file and renaming it over the old one are seen too, but only events about the
 /// watched file's own name count: a log or a recording written beside it changes nothing.
-/// `changed()` is true once the file has been quiet for `debounce` after an edit. Not thread-safe.
-final class FileWatcher {
+/// `changed()` is true once the file has been quiet for `debounce` after an edit. Used by `thrum play --watch`
+/// and Thrum Studio. Not thread-safe.
+package final class FileWatcher {
     private let descriptor: Int32
     /// The watched file's name in its folder, as bytes (names are compared byte for byte).
     private let name: [UInt8]
@@ -14,7 +14,7 @@ final class FileWatcher {
     private var dirtySince: ContinuousClock.Instant?
 
     /// Starts watching `path`; nil if inotify is unavailable.
-    init?(path: String, debounce: Duration = .milliseconds(150)) {
+    package init?(path: String, debounce: Duration = .milliseconds(150)) {
         self.debounce = debounce
         name = FileSystemPath.bytes((path as NSString).lastPathComponent)
         descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
@@ -31,7 +31,7 @@ final class FileWatcher {
 
     /// Whether the file changed (was written, replaced, created or removed) and has been quiet since for
     /// the debounce time. Each change is reported once.
-    func changed() -> Bool {
+    package func changed() -> Bool {
         var buffer = [UInt8](repeating: 0, count: 8192)
         while true {
             let count = read(descriptor, &buffer, buffer.count)
@@ -45,7 +45,7 @@ final class FileWatcher {
 
     /// The names carried by the `inotify_event` records in `bytes` (header: wd, mask, cookie, len; then
     /// `len` bytes of NUL-padded name).
-    static func names(in bytes: ArraySlice<UInt8>) -> [[UInt8]] {
+    package static func names(in bytes: ArraySlice<UInt8>) -> [[UInt8]] {
         var names: [[UInt8]] = []
         let header = MemoryLayout<inotify_event>.size
         var offset = bytes.startIndex

@@ -1,0 +1,82 @@
+// The engine's render on the timeline: GET /api/render (L, R and the haptic channel, 32-bit float WAV),
+// decoded in the page and drawn; the newest request wins (older ones are aborted). The spectrogram is
+// computed in a worker. Also records the timings the benchmark reads (edit → waveform on screen).
+
+import { decodeWav } from "./wav.js";
+
+export class RenderPipeline {
+  /**
+   * @param {import("./api.js").StudioApi} api
+   * @param {import("./timeline.js").Timeline} timeline where the render is drawn
+   * @param {import("./transport.js").Transport} transport gets each render for the browser audition
+   * @param {object} metrics editStart (set by an edit), editToWave[], renders, firstDraw, phases
+   */
+  constructor(api, timeline, transport, metrics) {
+    this.api = api;
+    this.timeline = timeline;
+    this.transport = transport;
+    this.metrics = metrics;
+    this.sequence = 0;
+    this.abort = null;
+    this.worker = new Worker("spectrogram-worker.js", { type: "module" });
+    this.worker.onmessage = (event) => {
+      const { sequence, image, secondsPerColumn } = event.data;
+      if (sequence !== this.sequence) return;
+      const canvas = document.createElement("canvas");
+      canvas.width = image.width;
+      canvas.height = image.height;
+      canvas.getContext("2d").putImageData(image, 0, 0);
+      this.timeline.spectrum = { canvas, secondsPerColumn };
+      this.timeline.invalidate();
+    };
+  }
+
+  /** Renders the current document when it is `playable`; else says why there is no render. */
+  async request(playable, hasDocument, fit = false) {
+    const { timeline, metrics } = this;
+    this.abort?.abort();
+    if (!playable) {
+      timeline.render = null;
+      timeline.spectrum = null;
+      timeline.renderNote = hasDocument ? "the document has errors: not rendered (see Problems)" : "no document";
+      timeline.invalidate();
+      return;
+    }
+    const sequence = ++this.sequence;
+    const abort = new AbortController();
+    this.abort = abort;
+    const editStart = metrics.editStart;
+    try {
+      const fetched = performance.now();
+      const bytes = await this.api.render({ channels: "L,R,H" }, abort.signal);
+      if (sequence !== this.sequence) return;
+      const decoding = performance.now();
+      const wav = decodeWav(bytes);
+      if (metrics.phases) Object.assign(metrics.phases, { render: decoding - fetched, decode: performance.now() - decoding, bytes: bytes.byteLength });
+      const [L, R, H] = wav.channels;
+      const render = { sampleRate: wav.sampleRate, channels: { L, R, H }, seconds: wav.frames / wav.sampleRate };
+      timeline.render = render;
+      timeline.spectrum = null;
+      if (fit) timeline.fit();
+      timeline.invalidate();
+      this.transport.setRender(render);
+      metrics.renders += 1;
+      requestAnimationFrame(() => requestAnimationFrame(() => {
+        // Two frames: the one that drew the waveform has been presented.
+        if (editStart !== undefined && metrics.editStart === editStart) {
+          metrics.editToWave.push(performance.now() - editStart);
+          metrics.editStart = undefined;
+        }
+        if (metrics.firstDraw === null) metrics.firstDraw = performance.now();
+      }));
+      const mono = new Float32Array(L.length);
+      for (let i = 0; i < mono.length; i++) mono[i] = (L[i] + (R ?? L)[i]) * 0.5;
+      this.worker.postMessage({ sequence, samples: mono, sampleRate: wav.sampleRate }, [mono.buffer]);
+    } catch (error) {
+      if (error.name === "AbortError") return;
+      timeline.render = null;
+      timeline.renderNote = `not rendered: ${error.message}`;
+      timeline.invalidate();
+    }
+  }
+}

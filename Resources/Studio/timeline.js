@@ -1,0 +1,452 @@
+// The timeline canvas: one time axis with the loop strip, the ruler, a lane per event type, a lane per
+// control parameter, the effective intensity and sharpness, the engine's rendered haptic and audio channels
+// and the audio spectrogram. It draws what the controller gives it and reports gestures through `actions`;
+// it never changes the document itself. Redraws are coalesced to one per animation frame.
+
+import { controlRange } from "./model.js";
+import { GUTTER, RIGHT, drawLoopStrip, drawRuler, drawEventLane, drawCurveLane, drawEffective, drawWave, drawSpectrogram } from "./lanes.js";
+
+const EVENT_LANES = [
+  { key: "HapticTransient", label: "Transient", colour: "--transient", height: 54 },
+  { key: "HapticContinuous", label: "Continuous", colour: "--continuous", height: 62 },
+  { key: "AudioContinuous", label: "Audio tone", colour: "--audio-tone", height: 40 },
+  { key: "AudioCustom", label: "Audio file", colour: "--audio-file", height: 52 },
+];
+const SHORT_IDS = {
+  HapticIntensityControl: "Intensity ctrl", HapticSharpnessControl: "Sharpness ctrl",
+  HapticAttackTimeControl: "Attack ctrl", HapticDecayTimeControl: "Decay ctrl", HapticReleaseTimeControl: "Release ctrl",
+  AudioVolumeControl: "Volume ctrl", AudioPanControl: "Pan ctrl", AudioPitchControl: "Pitch ctrl",
+  AudioBrightnessControl: "Brightness ctrl", AudioAttackTimeControl: "Audio attack ctrl",
+  AudioDecayTimeControl: "Audio decay ctrl", AudioReleaseTimeControl: "Audio release ctrl",
+};
+
+export class Timeline {
+  /**
+   * @param {HTMLCanvasElement} canvas
+   * @param {object} actions callbacks: select(entries, point, additive), move(entries, seconds), movePoint(index, point, t, value),
+   *   add(type, t), addPoint(index, t, value), seek(t, scrubbing), loop(start, end), hover(text)
+   */
+  constructor(canvas, actions) {
+    this.canvas = canvas;
+    this.context = canvas.getContext("2d");
+    this.actions = actions;
+    this.items = [];
+    this.duration = 1;
+    this.render = null;           // {sampleRate, channels: {L, R, H}}
+    this.spectrum = null;         // {canvas, secondsPerColumn}
+    this.audioFiles = new Map();  // path → {samples, sampleRate, seconds} | {error}
+    this.diagnostics = new Map(); // entry → "error" | "warning"
+    this.selection = new Set();
+    this.selectedPoint = null;    // {index, point}
+    this.position = 0;
+    this.loop = { enabled: false, start: 0, end: 0 };
+    this.viewStart = 0;
+    this.secondsPerPixel = 0.002;
+    this.drag = null;
+    this.pending = false;
+    this.staticCanvas = document.createElement("canvas");
+    this.staticDirty = true;
+    this.width = 0;
+    this.height = 0;
+    this.colours = {};
+    this.readColours();
+    new ResizeObserver((entries) => this.resize(entries[0])).observe(canvas);
+    canvas.addEventListener("pointerdown", (e) => this.pointerDown(e));
+    canvas.addEventListener("pointermove", (e) => this.pointerMove(e));
+    canvas.addEventListener("pointerup", (e) => this.pointerUp(e));
+    canvas.addEventListener("pointercancel", () => { this.drag = null; this.invalidate(); });
+    canvas.addEventListener("dblclick", (e) => this.doubleClick(e));
+    canvas.addEventListener("wheel", (e) => this.wheel(e), { passive: false });
+  }
+
+  readColours() {
+    const style = getComputedStyle(document.documentElement);
+    for (const name of ["--bg", "--panel", "--panel-2", "--border", "--text", "--dim", "--faint", "--accent", "--danger", "--warning",
+      "--transient", "--continuous", "--audio-tone", "--audio-file", "--curve", "--intensity", "--sharpness", "--haptic-wave",
+      "--audio-wave", "--playhead", "--loop"]) {
+      this.colours[name] = style.getPropertyValue(name).trim() || "#888";
+    }
+  }
+
+  resize(entry) {
+    const ratio = window.devicePixelRatio || 1;
+    const box = entry.devicePixelContentBoxSize?.[0];
+    const width = box ? box.inlineSize : Math.round(entry.contentRect.width * ratio);
+    const height = box ? box.blockSize : Math.round(entry.contentRect.height * ratio);
+    if (!width || !height) return;
+    this.canvas.width = width;
+    this.canvas.height = height;
+    this.ratio = ratio;
+    const fitted = this.width === 0;
+    this.width = width / ratio;
+    this.height = height / ratio;
+    if (fitted) this.fit();
+    this.invalidate();
+  }
+
+  /** Plot width in CSS pixels. */
+  get plotWidth() { return Math.max(10, this.width - GUTTER - RIGHT); }
+  x(t) { return GUTTER + (t - this.viewStart) / this.secondsPerPixel; }
+  t(x) { return this.viewStart + (x - GUTTER) * this.secondsPerPixel; }
+
+  /** Shows the whole pattern (and its render's tail). */
+  fit() {
+    const end = Math.max(this.duration, this.render ? this.render.seconds : 0, 0.05);
+    this.secondsPerPixel = (end * 1.04) / this.plotWidth;
+    this.viewStart = -end * 0.01;
+    this.invalidate();
+  }
+
+  /** Zooms by `factor` (> 1 zooms in) around time `centre` (default: the middle of the view). */
+  zoom(factor, centre = this.t(GUTTER + this.plotWidth / 2)) {
+    const x = this.x(centre);
+    this.secondsPerPixel = Math.min(Math.max(this.secondsPerPixel / factor, 1e-6), 10);
+    this.viewStart = centre - (x - GUTTER) * this.secondsPerPixel;
+    this.invalidate();
+  }
+
+  /** Keeps time t in view (used while playing). */
+  follow(t) {
+    const end = this.t(GUTTER + this.plotWidth);
+    if (t > end || t < this.viewStart) { this.viewStart = t - this.plotWidth * this.secondsPerPixel * 0.1; this.invalidate(); }
+  }
+
+  /** Schedules a full redraw (data, view or selection changed). */
+  invalidate() {
+    this.staticDirty = true;
+    this.schedule();
+  }
+
+  /** Moves the playhead: only the playhead is drawn again, over the cached lanes. */
+  movePlayhead(t) {
+    if (t === this.position) return;
+    this.position = t;
+    this.schedule();
+  }
+
+  schedule() {
+    if (this.pending) return;
+    this.pending = true;
+    requestAnimationFrame(() => { this.pending = false; this.draw(); });
+  }
+
+  /** Draws the cached lanes (redrawn into an offscreen canvas when dirty), then the playhead. */
+  draw() {
+    if (!this.width) return;
+    const screen = this.context;
+    if (this.staticDirty || this.staticCanvas.width !== this.canvas.width || this.staticCanvas.height !== this.canvas.height) {
+      this.staticCanvas.width = this.canvas.width;
+      this.staticCanvas.height = this.canvas.height;
+      this.context = this.staticCanvas.getContext("2d");
+      try { this.drawStatic(); } finally { this.context = screen; }
+      this.staticDirty = false;
+    }
+    screen.setTransform(1, 0, 0, 1, 0, 0);
+    screen.drawImage(this.staticCanvas, 0, 0);
+    screen.setTransform(this.ratio, 0, 0, this.ratio, 0, 0);
+    const ruler = this.rulerLane ?? { y: 16 };
+    const px = Math.round(this.x(this.position)) + 0.5;
+    if (px < GUTTER || px > this.width) return;
+    screen.strokeStyle = this.colours["--playhead"];
+    screen.lineWidth = 1;
+    screen.beginPath(); screen.moveTo(px, ruler.y); screen.lineTo(px, this.bottom ?? this.height); screen.stroke();
+    screen.fillStyle = this.colours["--playhead"];
+    screen.beginPath(); screen.moveTo(px - 6, ruler.y); screen.lineTo(px + 6, ruler.y); screen.lineTo(px, ruler.y + 8); screen.closePath(); screen.fill();
+  }
+
+  /** The lanes, top to bottom, with their y and height in CSS pixels. */
+  lanes() {
+    const curveIds = [...new Set(this.items.filter((i) => i.kind !== "event").map((i) => i.id))];
+    const lanes = [{ key: "loop", height: 16 }, { key: "ruler", height: 22 }];
+    // Lanes without events shrink to a strip (still a target for double-click to add one).
+    const used = new Set(this.items.filter((i) => i.kind === "event").map((i) => i.type));
+    for (const lane of EVENT_LANES) lanes.push(used.has(lane.key) ? { ...lane, kind: "events", grow: 0.6 } : { ...lane, kind: "events", height: 26, empty: true });
+    for (const id of curveIds) lanes.push({ key: `curve:${id}`, id, label: SHORT_IDS[id] ?? id, colour: "--curve", kind: "curve", height: 42, grow: 0.3 });
+    lanes.push({ key: "effective", label: "Effective", sublabel: "intensity · sharpness", height: 58, kind: "effective", grow: 0.8 });
+    lanes.push({ key: "haptic", label: "Haptic channel", sublabel: "engine render", height: 62, kind: "wave", grow: 1.2 });
+    lanes.push({ key: "audio", label: "Audio L · R", sublabel: "engine render", height: 52, kind: "wave", grow: 1 });
+    lanes.push({ key: "spectrogram", label: "Spectrogram", sublabel: "audio, 20 Hz–24 kHz", height: 66, kind: "spectrogram", grow: 1 });
+    const fixed = lanes.reduce((sum, lane) => sum + lane.height, 0);
+    const spare = this.height - fixed - 4;
+    const weight = lanes.reduce((sum, lane) => sum + (lane.grow ?? 0) * lane.height, 0);
+    let y = 0;
+    for (const lane of lanes) {
+      if (lane.grow) lane.height = Math.max(24, lane.height + (spare * lane.grow * lane.height) / weight);
+      lane.y = y;
+      y += lane.height;
+    }
+    return lanes;
+  }
+
+  laneAt(y) { return this.lanes().find((lane) => y >= lane.y && y < lane.y + lane.height) ?? null; }
+
+  // --- drawing ---------------------------------------------------------------------------------------
+
+  drawStatic() {
+    const c = this.context;
+    const k = this.colours;
+    c.setTransform(this.ratio, 0, 0, this.ratio, 0, 0);
+    c.fillStyle = k["--bg"];
+    c.fillRect(0, 0, this.width, this.height);
+    const lanes = this.lanes();
+    const ticks = this.ticks();
+    const bottom = lanes[lanes.length - 1].y + lanes[lanes.length - 1].height;
+    this.rulerLane = lanes[1];
+    this.bottom = bottom;
+    lanes.forEach((lane, n) => {
+      if (lane.key === "loop" || lane.key === "ruler") return;
+      c.fillStyle = n % 2 ? "rgba(255,255,255,0.018)" : "rgba(255,255,255,0.0)";
+      c.fillRect(GUTTER, lane.y, this.plotWidth + RIGHT, lane.height);
+    });
+    // grid
+    c.strokeStyle = "rgba(255,255,255,0.05)";
+    c.lineWidth = 1;
+    c.beginPath();
+    for (const tick of ticks.major) { const x = Math.round(this.x(tick)) + 0.5; c.moveTo(x, lanes[1].y + lanes[1].height); c.lineTo(x, bottom); }
+    c.stroke();
+    // loop region shading
+    if (this.loopVisible()) {
+      const [a, b] = this.loopSpan();
+      c.fillStyle = this.loop.enabled ? "rgba(91,157,255,0.07)" : "rgba(255,255,255,0.025)";
+      c.fillRect(this.x(a), lanes[1].y, this.x(b) - this.x(a), bottom - lanes[1].y);
+    }
+    // beyond the pattern's end
+    const endX = this.x(this.duration);
+    if (endX < this.width) {
+      c.fillStyle = "rgba(0,0,0,0.22)";
+      c.fillRect(Math.max(endX, GUTTER), lanes[1].y + lanes[1].height, this.width - Math.max(endX, GUTTER), bottom);
+    }
+    c.save();
+    c.beginPath();
+    c.rect(GUTTER, 0, this.plotWidth + RIGHT, this.height);
+    c.clip();
+    for (const lane of lanes) this.drawLane(lane, ticks);
+    c.restore();
+    // gutter labels
+    c.fillStyle = k["--panel"];
+    c.fillRect(0, 0, GUTTER, this.height);
+    c.strokeStyle = k["--border"];
+    c.beginPath(); c.moveTo(GUTTER - 0.5, 0); c.lineTo(GUTTER - 0.5, this.height); c.stroke();
+    for (const lane of lanes) {
+      c.strokeStyle = k["--border"];
+      c.beginPath(); c.moveTo(0, Math.round(lane.y + lane.height) - 0.5); c.lineTo(this.width, Math.round(lane.y + lane.height) - 0.5); c.stroke();
+      if (!lane.label) continue;
+      if (lane.colour) { c.fillStyle = k[lane.colour]; c.fillRect(10, lane.y + lane.height / 2 - (lane.sublabel ? 10 : 4), 3, lane.sublabel ? 20 : 8); }
+      c.fillStyle = k["--text"];
+      c.font = "500 12px Inter, Cantarell, 'DejaVu Sans', sans-serif";
+      c.textBaseline = "middle";
+      c.fillText(lane.label, 20, lane.y + lane.height / 2 - (lane.sublabel ? 6 : 0), GUTTER - 26);
+      if (lane.sublabel) {
+        c.fillStyle = k["--faint"];
+        c.font = "10px Inter, Cantarell, 'DejaVu Sans', sans-serif";
+        c.fillText(lane.sublabel, 20, lane.y + lane.height / 2 + 8, GUTTER - 26);
+      }
+    }
+    c.fillStyle = k["--faint"];
+    c.font = "10px Inter, Cantarell, 'DejaVu Sans', sans-serif";
+    c.fillText("LOOP", 20, lanes[0].y + 8);
+    c.fillText("SECONDS", 20, lanes[1].y + 11);
+  }
+
+  loopVisible() { return this.loop.end > this.loop.start || (this.loop.enabled && this.duration > 0); }
+  /** The loop region in pattern seconds ([start, end]; end 0 means the pattern's end). */
+  loopSpan() { return [this.loop.start, this.loop.end > 0 ? this.loop.end : this.duration]; }
+
+  ticks() {
+    const target = 90 * this.secondsPerPixel;
+    const steps = [0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300];
+    const step = steps.find((s) => s >= target) ?? 600;
+    const minor = step / 5;
+    const end = this.t(GUTTER + this.plotWidth + RIGHT);
+    const major = [], minors = [];
+    for (let t = Math.ceil(this.viewStart / minor) * minor; t <= end; t += minor) {
+      const index = Math.round(t / minor);
+      (index % 5 === 0 ? major : minors).push(index * minor);
+    }
+    const decimals = Math.max(0, Math.ceil(-Math.log10(step) - 1e-9));
+    return { major, minors, decimals };
+  }
+
+  drawLane(lane, ticks) {
+    switch (lane.key) {
+      case "loop": return drawLoopStrip(this, lane);
+      case "ruler": return drawRuler(this, lane, ticks);
+      case "effective": return drawEffective(this, lane);
+      case "haptic": return drawWave(this, lane, this.render?.channels.H ? [[this.render.channels.H, "--haptic-wave"]] : null);
+      case "audio": return drawWave(this, lane, this.render ? [[this.render.channels.L, "--audio-wave"], [this.render.channels.R, "--audio-tone"]].filter((p) => p[0]) : null);
+      case "spectrogram": return drawSpectrogram(this, lane);
+      default:
+        if (lane.kind === "curve") return drawCurveLane(this, lane);
+        return drawEventLane(this, lane);
+    }
+  }
+
+  /** Seconds an item occupies on its lane. */
+  itemSpan(item) {
+    if (item.type === "HapticTransient") return [item.time, item.time];
+    if (item.type === "AudioCustom") {
+      const file = this.audioFiles.get(item.path);
+      const seconds = item.duration > 0 ? item.duration : file?.seconds ?? 0.25;
+      return [item.time, item.time + seconds];
+    }
+    return [item.time, item.time + item.duration];
+  }
+
+  /** Where the item is drawn, with the drag offset applied. */
+  shifted(item) {
+    return this.drag?.kind === "move" && this.selection.has(item.index) ? Math.max(0, item.time + this.drag.delta) - item.time : 0;
+  }
+
+  // --- gestures --------------------------------------------------------------------------------------
+
+  local(event) {
+    const rect = this.canvas.getBoundingClientRect();
+    return { x: event.clientX - rect.left, y: event.clientY - rect.top };
+  }
+
+  /** The item (and curve point) under (x, y) in `lane`, or null. */
+  hit(lane, x, y) {
+    if (!lane) return null;
+    if (lane.kind === "curve") {
+      const [low, high] = controlRange(lane.id);
+      const top = lane.y + 6, base = lane.y + lane.height - 6, h = base - top;
+      const yOf = (v) => base - ((Math.min(Math.max(v, low), high) - low) / (high - low)) * h;
+      for (const item of this.items) {
+        if (item.id !== lane.id) continue;
+        if (item.kind === "parameter" && Math.abs(this.x(item.time) - x) < 6) return { item };
+        if (item.kind !== "curve") continue;
+        for (let n = 0; n < item.points.length; n++) {
+          const p = item.points[n];
+          if (Math.abs(this.x(p.time) - x) < 6 && Math.abs(yOf(p.value) - y) < 8) return { item, point: n };
+        }
+      }
+      for (const item of this.items) {
+        if (item.kind === "curve" && item.id === lane.id && item.points.length &&
+          x >= this.x(item.points[0].time) - 3 && x <= this.x(item.points[item.points.length - 1].time) + 3) return { item };
+      }
+      return null;
+    }
+    if (lane.kind !== "events") return null;
+    let best = null, bestDistance = Infinity;
+    for (const item of this.items) {
+      if (item.kind !== "event" || item.type !== lane.key) continue;
+      const [a, b] = this.itemSpan(item);
+      const distance = lane.key === "HapticTransient" ? Math.abs(this.x(a) - x)
+        : x >= this.x(a) - 2 && x <= Math.max(this.x(b), this.x(a) + 2) + 2 ? 0 : Infinity;
+      if (distance < 7 && distance <= bestDistance) { best = item; bestDistance = distance; }
+    }
+    return best ? { item: best } : null;
+  }
+
+  pointerDown(event) {
+    if (event.button !== 0) return;
+    this.canvas.focus();
+    const { x, y } = this.local(event);
+    if (x < GUTTER) return;
+    const lane = this.laneAt(y);
+    if (!lane) return;
+    this.canvas.setPointerCapture(event.pointerId);
+    const t = this.t(x);
+    if (lane.key === "loop") {
+      const [a, b] = this.loopSpan();
+      const visible = this.loopVisible();
+      let edge = null;
+      if (visible && Math.abs(this.x(a) - x) < 6) edge = "start";
+      else if (visible && Math.abs(this.x(b) - x) < 6) edge = "end";
+      this.drag = { kind: "loop", edge, anchor: t, start: a, end: b, moved: false, x };
+      return;
+    }
+    if (lane.kind === "events" || lane.kind === "curve") {
+      const found = this.hit(lane, x, y);
+      if (found) {
+        const additive = event.shiftKey || event.ctrlKey || event.metaKey;
+        if (!this.selection.has(found.item.index) || found.point !== undefined) {
+          this.actions.select([found.item.index], found.point !== undefined ? { index: found.item.index, point: found.point } : null, additive);
+        }
+        if (found.point !== undefined) {
+          this.drag = { kind: "point", index: found.item.index, point: found.point, lane, x, y, moved: false, time: 0, value: 0 };
+        } else {
+          this.drag = { kind: "move", x, delta: 0, moved: false };
+        }
+      } else {
+        if (!event.shiftKey) this.actions.select([], null, false);
+        this.drag = null;
+      }
+      this.invalidate();
+      return;
+    }
+    // ruler and the rendered lanes: seek, and scrub while dragging
+    this.drag = { kind: "scrub", x };
+    this.actions.seek(Math.max(0, t), false);
+  }
+
+  pointerMove(event) {
+    const { x, y } = this.local(event);
+    const t = this.t(x);
+    if (x >= GUTTER) this.actions.hover(`${t.toFixed(3)} s`);
+    const d = this.drag;
+    if (!d) {
+      const lane = this.laneAt(y);
+      const over = x >= GUTTER && lane && (lane.key === "loop" || this.hit(lane, x, y));
+      this.canvas.style.cursor = lane?.key === "loop" ? "ew-resize" : over ? "grab" : lane && ["ruler", "haptic", "audio", "spectrogram", "effective"].includes(lane.key) ? "text" : "default";
+      return;
+    }
+    if (Math.abs(x - d.x) > 2) d.moved = true;
+    if (!d.moved) return;
+    if (d.kind === "loop") {
+      if (d.edge === "start") d.start = Math.max(0, Math.min(t, d.end - 0.001));
+      else if (d.edge === "end") d.end = Math.max(t, d.start + 0.001);
+      else { d.start = Math.max(0, Math.min(d.anchor, t)); d.end = Math.max(d.anchor, t); }
+      this.loop = { ...this.loop, start: d.start, end: d.end };
+    } else if (d.kind === "move") {
+      d.delta = (x - d.x) * this.secondsPerPixel;
+    } else if (d.kind === "point") {
+      const [low, high] = controlRange(d.lane.id);
+      const top = d.lane.y + 6, base = d.lane.y + d.lane.height - 6;
+      d.time = Math.max(0, t);
+      d.value = Math.min(high, Math.max(low, low + ((base - y) / (base - top)) * (high - low)));
+    } else if (d.kind === "scrub") {
+      this.actions.seek(Math.max(0, t), true);
+    }
+    this.invalidate();
+  }
+
+  pointerUp(event) {
+    const d = this.drag;
+    this.drag = null;
+    if (!d) return;
+    if (d.kind === "loop" && d.moved) this.actions.loop(d.start, d.end);
+    if (d.kind === "move" && d.moved && d.delta !== 0) this.actions.move([...this.selection], d.delta);
+    if (d.kind === "point" && d.moved) this.actions.movePoint(d.index, d.point, d.time, d.value);
+    if (d.kind === "scrub") this.actions.seek(Math.max(0, this.t(this.local(event).x)), false);
+    this.invalidate();
+  }
+
+  doubleClick(event) {
+    const { x, y } = this.local(event);
+    const lane = this.laneAt(y);
+    if (!lane || x < GUTTER) return;
+    const t = Math.max(0, this.t(x));
+    if (lane.kind === "events" && !this.hit(lane, x, y)) this.actions.add(lane.key, t);
+    if (lane.kind === "curve") {
+      const curve = this.items.find((i) => i.kind === "curve" && i.id === lane.id && i.points.length &&
+        t >= i.points[0].time && t <= i.points[i.points.length - 1].time) ??
+        this.items.find((i) => i.kind === "curve" && i.id === lane.id);
+      if (!curve || this.hit(lane, x, y)?.point !== undefined) return;
+      const [low, high] = controlRange(lane.id);
+      const top = lane.y + 6, base = lane.y + lane.height - 6;
+      this.actions.addPoint(curve.index, t, Math.min(high, Math.max(low, low + ((base - y) / (base - top)) * (high - low))));
+    }
+  }
+
+  wheel(event) {
+    event.preventDefault();
+    const { x } = this.local(event);
+    if (event.shiftKey || Math.abs(event.deltaX) > Math.abs(event.deltaY)) {
+      this.viewStart += (event.deltaX || event.deltaY) * this.secondsPerPixel;
+      this.invalidate();
+      return;
+    }
+    this.zoom(Math.exp(-event.deltaY * 0.0025), this.t(Math.max(GUTTER, x)));
+  }
+}

@@ -1,0 +1,107 @@
+import AudioResources
+import Foundation
+import Thrum
+
+/// `thrum play --onset-log FILE.jsonl`: one JSON line per event onset, collected from the engine's
+/// `onsetHandler` (its delivery thread, never the render thread) and written once playback ends, under a
+/// temporary name renamed over FILE when complete, so a failure leaves no partial file (docs/timing.md).
+///
+/// A line: `{"pattern_time":0.5,"stream_frame":24000,"engine_time":0.5,"dac_time":8123.456789012,
+/// "pattern":"tap.ahap","player":1,"instance":1,"event":2,"type":"HapticTransient","loop":0}`; when onsets
+/// could not be reported (the log fell behind), a last line `{"lost_onsets":N}`.
+/// - Important: Thread safety: any thread (a lock guards the lines and the names).
+final class OnsetLog: @unchecked Sendable {
+    /// The file, as given.
+    let path: String
+    private let lock = NSLock()
+    private var text: [UInt8] = []
+    private var count = 0
+    /// The pattern each player plays (`ThrumPlayerState.playerID` → the PATTERN argument).
+    private var patterns: [Int: String] = [:]
+    /// The name for players not in `patterns` (a `--watch` reload of the one pattern), or nil.
+    private var fallbackPattern: String?
+
+    /// Checks that `path` can be created (its folder exists and is writable, it is not a folder).
+    /// - Throws: `CommandFailure` (exit 73) naming the file and what to do.
+    init(path: String) throws {
+        self.path = path
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw CommandFailure(.cantCreate, "cannot create onset log '\(path)': it is a folder; give a file name")
+        }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw CommandFailure(.cantCreate, "cannot create onset log '\(path)': folder '\(folder)' does not exist")
+        }
+        guard access(folder, W_OK) == 0 else {
+            throw CommandFailure(.cantCreate, "cannot create onset log '\(path)': folder '\(folder)' is not writable")
+        }
+    }
+
+    /// Names the pattern a player plays; `fallback` names players not named (a reloaded pattern).
+    func name(playerID: Int, pattern: String, fallback: Bool) {
+        lock.withLock {
+            patterns[playerID] = pattern
+            if fallback { fallbackPattern = pattern }
+        }
+    }
+
+    /// Onsets recorded so far.
+    var onsetCount: Int { lock.withLock { count } }
+
+    /// Adds the line for `onset` (the engine's `onsetHandler`).
+    func record(_ onset: ThrumOnset) {
+        lock.withLock {
+            let pattern = patterns[onset.playerID] ?? fallbackPattern
+            text += Array(Self.line(onset, pattern: pattern).utf8)
+            count += 1
+        }
+    }
+
+    /// Writes the file: every line recorded, then `{"lost_onsets":N}` when `lost` > 0.
+    /// - Throws: `CommandFailure` (exit 74) naming the file and the system's reason.
+    func commit(lost: Int) throws {
+        var data = lock.withLock { Data(text) }
+        if lost > 0 { data += Data("{\"lost_onsets\":\(lost)}\n".utf8) }
+        do {
+            try OutputFile.write(data, to: path)
+        } catch {
+            guard case .writeFailed(_, let reason) = error else { throw CommandFailure(.ioError, "\(error)") }
+            throw CommandFailure(.ioError, "cannot write onset log '\(path)': \(reason)")
+        }
+    }
+
+    /// One JSON line (keys in a fixed order; `dac_time` null when unknown, `pattern` null when unnamed).
+    static func line(_ onset: ThrumOnset, pattern: String?) -> String {
+        let dac = onset.dacTime.map { String(format: "%.9f", $0) } ?? "null"
+        return "{\"pattern_time\":\(number(onset.patternTime)),\"stream_frame\":\(onset.streamFrame),"
+            + "\"engine_time\":\(number(onset.engineTime)),\"dac_time\":\(dac),"
+            + "\"pattern\":\(pattern.map(jsonString) ?? "null"),\"player\":\(onset.playerID),"
+            + "\"instance\":\(onset.instance),\"event\":\(onset.eventIndex),"
+            + "\"type\":\(jsonString(onset.eventType.rawValue)),\"loop\":\(onset.loopPass)}\n"
+    }
+
+    /// A finite number as JSON (shortest form that reads back exactly; Swift's `description`).
+    private static func number(_ value: Double) -> String { value.isFinite ? "\(value)" : "null" }
+
+    /// `text` as a JSON string: quotes, backslashes and control characters escaped.
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    out += String(format: "\\u%04x", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,142 @@
+import AHAPCodec
+import AudioAnalysis
+import AudioResources
+import Foundation
+import HapticFormats
+import Thrum
+import ThrumModel
+import ThrumStudio
+
+/// Thrum Studio's checker, engine options, renderer and analysis: the code of `thrum check`, `play`,
+/// `render` and `analyze`, given the options those commands would be given, so the studio's answers are
+/// theirs (a render from the studio is sample-identical to `thrum render` of the same file). Thread-safe.
+struct CommandLineStudioToolbox: StudioToolbox {
+    /// A failure of a command's code as the studio's refusal: usage problems 400, data problems 422.
+    private static func refusal(_ error: any Error) -> HTTPError {
+        switch error {
+        case let usage as UsageError: HTTPError(400, usage.message)
+        case let failure as CommandFailure: HTTPError(failure.code == .usage ? 400 : 422, failure.message)
+        case let refusal as HTTPError: refusal
+        default: HTTPError(422, "\(error)")
+        }
+    }
+
+    func check(_ text: Data, path: String, root: String) -> [Diagnostic] {
+        do {
+            let arguments = try ParsedArguments.parse(["--resources", root, path], for: checkCommand.spec)
+            return try checkDiagnostics(text, argument: path, limits: PatternLimits(), arguments: arguments, mode: .legacyCompatibility)
+        } catch {
+            let message = (error as? UsageError)?.message ?? (error as? CommandFailure)?.message ?? "\(error)"
+            return [Diagnostic(.error, file: path, path: "", message: message)]
+        }
+    }
+
+    func playOptions(_ settings: StudioSettings, root: String) throws -> CHHapticEngine.Options {
+        var words = ["--device", settings.device, "--resources", root]
+        if let channels = settings.channels { words += ["--channels", channels] }
+        if let profile = settings.profile { words += ["--profile", profile] }
+        do {
+            // A pattern in the studio's folder, so a bundled pattern's folder also finds Resources/Audio, as in play.
+            let name = root + "/studio.ahap"
+            let arguments = try ParsedArguments.parse(words + [name], for: playCommand.spec)
+            var options = try EngineArguments.engineOptions(arguments, patternPaths: [name], defaultChannels: .speakers)
+            options.output = .device(settings.device)
+            return options
+        } catch {
+            throw Self.refusal(error)
+        }
+    }
+
+    func render(
+        _ patterns: [PatternData], folder: String, root: String, channels: String?, sampleRate: String?, profile: String?
+    ) throws -> Data {
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-studio-\(UUID().uuidString).wav").path
+        defer { unlink(temporary) }
+        do {
+            var words = ["--resources", root, "-o", temporary]
+            if let channels { words += ["--channels", channels] }
+            if let sampleRate { words += ["--sample-rate", sampleRate] }
+            if let profile { words += ["--profile", profile] }
+            let name = folder + "/studio.ahap"
+            let arguments = try ParsedArguments.parse(words + [name], for: renderCommand.spec)
+            let options = try EngineArguments.engineOptions(arguments, patternPaths: [name], defaultChannels: .separate)
+            let longest = patterns.map(\.duration).max() ?? 0
+            if longest > maxRenderSecondsWithoutDuration {
+                throw CommandFailure(
+                    .dataError, "the render would last \(longest) s, more than the \(Int(maxRenderSecondsWithoutDuration)) s 'thrum render' makes without --duration")
+            }
+            let loaded = patterns.map { pattern in
+                PatternArgument(
+                    target: PatternTarget(name), pattern: CHHapticPattern(data: pattern, sourceFolder: folder), path: name)
+            }
+            let render = try OfflineRender(loaded, options: options, transport: nil)
+            let writer = try AudioFileWriter(
+                path: temporary, sampleRate: Int(options.sampleRate), channelCount: options.channelMap.channelCount,
+                sampleFormat: .float, expectedFrames: Int(longest * options.sampleRate))
+            do {
+                _ = try render.run(limit: nil) { try writer.write($0) }
+                try writer.close()
+            } catch {
+                writer.discard()
+                throw error
+            }
+            guard let data = FileManager.default.contents(atPath: temporary) else {
+                throw CommandFailure(.ioError, "the render could not be read back")
+            }
+            return data
+        } catch {
+            throw Self.refusal(error)
+        }
+    }
+
+    func analysisPresets() -> [String: [String: Any]] {
+        Dictionary(uniqueKeysWithValues: AnalysisSettings.presets.map { ($0.name, Self.object($0.settings)) })
+    }
+
+    /// Settings as the JSON object `thrum analyze --settings` reads.
+    static func object(_ settings: AnalysisSettings) -> [String: Any] {
+        var object: [String: Any] = ["normalize": settings.normalize]
+        for (key, path) in AnalysisSettingsFile.numbers { object[key] = settings[keyPath: path] }
+        return object
+    }
+
+    /// The settings of `preset` with `settings` over it, read by `thrum analyze --settings`'s reader and
+    /// validated; any problem is the request's (400).
+    private static func settings(preset: String?, _ settings: [String: Any]) throws -> AnalysisSettings {
+        do {
+            var base = AnalysisSettings.general
+            if let preset { base = try AnalysisSettingsFile.preset(named: preset) }
+            var chosen = base
+            if !settings.isEmpty {
+                let file = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-studio-\(UUID().uuidString).json").path
+                defer { unlink(file) }
+                try JSONSerialization.data(withJSONObject: settings).write(to: URL(fileURLWithPath: file))
+                chosen = try AnalysisSettingsFile.read(file, base: base, presetGiven: preset != nil).0
+            }
+            try chosen.validate()
+            return chosen
+        } catch {
+            let message = (error as? UsageError)?.message ?? (error as? CommandFailure)?.message ?? "\(error)"
+            // The reader names its temporary file; the page knows the settings as "settings".
+            throw HTTPError(400, "settings: " + message.replacingOccurrences(of: #"^/\S*\.json(:\d+:\d+)?: "#, with: "", options: .regularExpression))
+        }
+    }
+
+    func analyze(path: String, preset: String?, settings: [String: Any]) throws -> StudioAnalysis {
+        do {
+            let chosen = try Self.settings(preset: preset, settings)
+            let audio = try loadSound(path)
+            guard audio.frameCount > 0 else { throw CommandFailure(.dataError, "the sound holds no audio (0 frames)") }
+            let analysis = audio.withUnsafeSamples {
+                AudioAnalyzer.analyze(
+                    samples: $0, channels: audio.channelCount, sampleRate: audio.sampleRate, settings: chosen, scale: .intensity)
+            }
+            let built = AnalysisPattern(
+                analysis, source: URL(fileURLWithPath: path).lastPathComponent, settingsName: preset ?? "general", split: false)
+            return StudioAnalysis(
+                pattern: built.pattern, settings: Self.object(chosen), duration: analysis.duration, warnings: built.warnings)
+        } catch {
+            throw Self.refusal(error)
+        }
+    }
+}

@@ -1,0 +1,299 @@
+import AHAPCodec
+import ALSAOutput
+import AudioResources
+import Foundation
+import HapticFormats
+import Thrum
+import ThrumModel
+
+/// One endpoint: method, path, the largest body it reads, and its answer.
+struct StudioRoute: Sendable {
+    let method: String
+    let path: String
+    let bodyLimit: Int
+    let handle: @Sendable (Studio, HTTPRequest) throws -> HTTPResponse
+}
+
+extension Studio {
+    /// Every endpoint of docs/studio-api.md.
+    static let routes: [StudioRoute] = [
+        StudioRoute(method: "GET", path: "/api/status", bodyLimit: 0) { studio, _ in
+            .json(studio.lock.withLock { studio.status() })
+        },
+        StudioRoute(method: "POST", path: "/api/open", bodyLimit: StudioLimits.jsonBytes) { try $0.open($1) },
+        StudioRoute(method: "GET", path: "/api/pattern", bodyLimit: 0) { studio, _ in try studio.pattern() },
+        StudioRoute(method: "PUT", path: "/api/pattern", bodyLimit: StudioLimits.patternBytes) { try $0.replace($1) },
+        StudioRoute(method: "GET", path: "/api/diagnostics", bodyLimit: 0) { studio, _ in
+            try studio.lock.withLock {
+                _ = try studio.current()
+                return .json(studio.documentAnswer())
+            }
+        },
+        StudioRoute(method: "POST", path: "/api/undo", bodyLimit: StudioLimits.jsonBytes) { studio, _ in try studio.undo(redo: false) },
+        StudioRoute(method: "POST", path: "/api/redo", bodyLimit: StudioLimits.jsonBytes) { studio, _ in try studio.undo(redo: true) },
+        StudioRoute(method: "POST", path: "/api/transport", bodyLimit: StudioLimits.jsonBytes) { try $0.transport($1) },
+        StudioRoute(method: "GET", path: "/api/render", bodyLimit: 0) { try $0.render($1) },
+        StudioRoute(method: "POST", path: "/api/save", bodyLimit: StudioLimits.jsonBytes) { try $0.save($1) },
+        StudioRoute(method: "GET", path: "/api/files", bodyLimit: 0) { studio, _ in studio.files() },
+        StudioRoute(method: "GET", path: "/api/file", bodyLimit: 0) { try $0.file($1) },
+        StudioRoute(method: "PUT", path: "/api/file", bodyLimit: StudioLimits.audioBytes) { try $0.upload($1) },
+        StudioRoute(method: "GET", path: "/api/devices", bodyLimit: 0) { studio, _ in studio.devices() },
+        StudioRoute(method: "GET", path: "/api/settings", bodyLimit: 0) { studio, _ in
+            .json(studio.lock.withLock { studio.settingsObject() })
+        },
+        StudioRoute(method: "POST", path: "/api/settings", bodyLimit: StudioLimits.jsonBytes) { try $0.changeSettings($1) },
+        StudioRoute(method: "GET", path: "/api/analysis/presets", bodyLimit: 0) { studio, _ in studio.presets() },
+        StudioRoute(method: "POST", path: "/api/analysis", bodyLimit: StudioLimits.jsonBytes) { try $0.analyze($1) },
+        StudioRoute(method: "GET", path: "/api/compare", bodyLimit: 0) { try $0.compareList($1) },
+        StudioRoute(method: "POST", path: "/api/compare", bodyLimit: StudioLimits.jsonBytes) { try $0.comparePlay($1) },
+    ]
+
+    /// The body as a JSON object ({} when empty).
+    static func object(_ request: HTTPRequest) throws -> [String: Any] {
+        if request.body.isEmpty { return [:] }
+        guard let object = try? JSONSerialization.jsonObject(with: request.body) as? [String: Any] else {
+            throw HTTPError(400, "the body must be a JSON object")
+        }
+        return object
+    }
+
+    /// `object[key]` as a string; 400 when present with another type.
+    static func string(_ object: [String: Any], _ key: String) throws -> String? {
+        guard let value = object[key], !(value is NSNull) else { return nil }
+        guard let text = value as? String else { throw HTTPError(400, "\"\(key)\" must be a string") }
+        return text
+    }
+
+    /// `object[key]` as a finite number; 400 when present with another type.
+    static func number(_ object: [String: Any], _ key: String) throws -> Double? {
+        guard let value = object[key], !(value is NSNull) else { return nil }
+        guard let number = value as? NSNumber, !isBoolean(number), number.doubleValue.isFinite
+        else { throw HTTPError(400, "\"\(key)\" must be a number") }
+        return number.doubleValue
+    }
+
+    /// Whether JSONSerialization read `number` from `true` or `false` (it gives booleans their own class).
+    static func isBoolean(_ number: NSNumber) -> Bool {
+        ObjectIdentifier(type(of: number)) == ObjectIdentifier(type(of: NSNumber(value: true)))
+    }
+
+    static func bool(_ object: [String: Any], _ key: String) throws -> Bool? {
+        guard let value = object[key], !(value is NSNull) else { return nil }
+        guard let number = value as? NSNumber, isBoolean(number) else {
+            throw HTTPError(400, "\"\(key)\" must be true or false")
+        }
+        return number.boolValue
+    }
+
+    /// The answer about the document after a change: revision, playable, duration, diagnostics. Under the lock.
+    func documentAnswer() -> [String: Any] {
+        [
+            "revision": revision, "playable": document?.isPlayable ?? false,
+            "duration": document?.pattern?.duration ?? 0,
+            "diagnostics": (document?.diagnostics ?? []).map(StudioDocument.json),
+        ]
+    }
+
+    /// The open document; 409 when there is none.
+    func current() throws -> StudioDocument {
+        guard let document else { throw HTTPError(409, "no document is open: POST /api/open {\"path\": …} first") }
+        return document
+    }
+
+    // MARK: document
+
+    func open(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard let path = try Self.string(try Self.object(request), "path") else {
+            throw HTTPError(400, "give the file to open: {\"path\": \"relative/to/root.ahap\"}")
+        }
+        let bytes = try root.read(path, limit: StudioLimits.patternBytes)
+        let opened = StudioDocument.opening(bytes, file: path, root: root, toolbox: toolbox)
+        let answer: [String: Any] = lock.withLock {
+            transport.stop()
+            history.clear()
+            change(to: opened, recording: false)
+            savedText = opened.text
+            diskBytes = bytes
+            diskChanged = false
+            watcher = FileWatcher(path: root.absolute(path))
+            var answer = documentAnswer()
+            answer.merge(opened.summary) { $1 }
+            answer["file"] = path
+            answer["format"] = opened.format.rawValue
+            return answer
+        }
+        hub.broadcast(lock.withLock { documentMessage("open") })
+        return .json(answer)
+    }
+
+    func pattern() throws -> HTTPResponse {
+        let (document, revision) = try lock.withLock { () throws in (try current(), self.revision) }
+        return HTTPResponse(
+            status: 200, contentType: "application/json; charset=utf-8", body: document.text,
+            headers: [("X-Thrum-Revision", "\(revision)")])
+    }
+
+    func replace(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard String(data: request.body, encoding: .utf8) != nil else { throw HTTPError(400, "the pattern must be UTF-8 text") }
+        let base = lock.withLock { document }
+        let edited = StudioDocument(
+            text: request.body, file: base?.file, format: base?.format ?? .ahap, root: root, toolbox: toolbox)
+        let (answer, changed): ([String: Any], Bool) = lock.withLock {
+            guard request.body != document?.text else { return (documentAnswer(), false) }
+            var edited = edited
+            edited.file = document?.file
+            edited.format = document?.format ?? .ahap
+            change(to: edited, recording: document != nil)
+            return (documentAnswer(), true)
+        }
+        if changed { hub.broadcast(lock.withLock { documentMessage("edit") }) }
+        return .json(answer)
+    }
+
+    func undo(redo: Bool) throws -> HTTPResponse {
+        let (previous, template) = try lock.withLock { () throws -> (Data?, StudioDocument) in
+            let document = try current()
+            return (redo ? history.redo(from: document.text) : history.undo(from: document.text), document)
+        }
+        guard let previous else { throw HTTPError(409, redo ? "nothing to redo" : "nothing to undo") }
+        let restored = StudioDocument(text: previous, file: template.file, format: template.format, root: root, toolbox: toolbox)
+        let answer: [String: Any] = lock.withLock {
+            change(to: restored, recording: false)
+            return documentAnswer()
+        }
+        hub.broadcast(lock.withLock { documentMessage(redo ? "redo" : "undo") })
+        return .json(answer)
+    }
+
+    // MARK: transport
+
+    func transport(_ request: HTTPRequest) throws -> HTTPResponse {
+        let body = try Self.object(request)
+        let action = try Self.string(body, "action")
+        guard action == nil || ["play", "pause", "stop", "seek"].contains(action!) else {
+            throw HTTPError(400, "\"action\" is play, pause, stop or seek, not '\(action!)'")
+        }
+        let position = try Self.number(body, "position")
+        let loop = try Self.bool(body, "loop")
+        let loopStart = try Self.number(body, "loopStart")
+        let loopEnd = try Self.number(body, "loopEnd")
+        let rate = try Self.number(body, "rate")
+        for (name, value) in [("position", position), ("loopStart", loopStart), ("loopEnd", loopEnd)] {
+            if let value, value < 0 || value > 86_400 { throw HTTPError(400, "\"\(name)\" must be 0…86400 seconds") }
+        }
+        if let rate, !(0.001...1000).contains(rate) { throw HTTPError(400, "\"rate\" must be 0.001…1000") }
+        if action == "seek" && position == nil { throw HTTPError(400, "seek needs \"position\" (seconds)") }
+        let answer: [String: Any] = try lock.withLock { () throws in
+            let start = loopStart ?? transport.loopStart
+            let end = loopEnd ?? transport.loopEnd
+            if end != 0 && end <= start { throw HTTPError(400, "\"loopEnd\" must be after \"loopStart\" (or 0: the pattern's end)") }
+            transport.setLoop(loop, start: loopStart, end: loopEnd)
+            if let rate { transport.setRate(Float(rate)) }
+            switch action {
+            case "play":
+                let document = try current()
+                guard let pattern = playable(document) else {
+                    throw HTTPError(409, "the document has errors; fix them to play it (see its diagnostics)")
+                }
+                if let position { try transport.seek(position) }
+                try transport.play(pattern)
+            case "pause": try transport.pause()
+            case "stop": transport.stop()
+            case "seek": try transport.seek(position!)
+            default: break
+            }
+            return status()
+        }
+        var message = answer
+        message["type"] = "status"
+        hub.broadcast(message)
+        hub.broadcast(lock.withLock { positionMessage() })
+        return .json(answer)
+    }
+
+    // MARK: render
+
+    func render(_ request: HTTPRequest) throws -> HTTPResponse {
+        let (document, profile) = try lock.withLock { () throws in (try current(), settings.profile) }
+        let export = request.queryValue("export") ?? "ahap"
+        let patterns = try StudioExports.patterns(of: document, export: export)
+        let wav = try toolbox.render(
+            patterns, folder: folder(of: document), root: root.path, channels: request.queryValue("channels") ?? "L,R,H",
+            sampleRate: request.queryValue("sampleRate"), profile: request.queryValue("profile") ?? profile)
+        return HTTPResponse(status: 200, contentType: "audio/wav", body: wav)
+    }
+
+    // MARK: files, devices, settings
+
+    func files() -> HTTPResponse {
+        let listing = root.listing()
+        return .json([
+            "root": root.path, "truncated": listing.truncated,
+            "files": listing.files.map { ["path": $0.path, "kind": $0.kind, "bytes": $0.bytes] },
+        ])
+    }
+
+    func file(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard let path = request.queryValue("path") else { throw HTTPError(400, "give ?path=FILE") }
+        let bytes = try root.read(path, limit: max(StudioLimits.audioBytes, StudioLimits.patternBytes))
+        return HTTPResponse(status: 200, contentType: Self.contentType(of: path), body: bytes)
+    }
+
+    func upload(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard let path = request.queryValue("path") else { throw HTTPError(400, "give ?path=NAME.wav") }
+        guard StudioRoot.soundExtensions.contains((path as NSString).pathExtension.lowercased()) else {
+            throw HTTPError(400, "only sound files are stored here (.wav, .flac, .ogg, .aiff, …), not '\(path)'")
+        }
+        let target = try root.writablePath(path)
+        if FileManager.default.fileExists(atPath: target) && request.queryValue("overwrite") != "1" {
+            throw HTTPError(409, "'\(path)' exists; add overwrite=1 to replace it", extra: ["conflict": "exists"])
+        }
+        do throws(AudioResourceError) { try OutputFile.write(request.body, to: target) } catch { throw HTTPError(500, error.description) }
+        return HTTPResponse.json(["path": path, "bytes": request.body.count], status: 201)
+    }
+
+    func devices() -> HTTPResponse {
+        let current = lock.withLock { settings.device }
+        return .json([
+            "current": current,
+            "devices": ALSADevices.playbackDevices().map { ["name": $0.name, "description": $0.description, "default": $0.isDefault] },
+        ])
+    }
+
+    /// `GET /api/settings`. Under the lock.
+    func settingsObject() -> [String: Any] {
+        [
+            "device": settings.device, "channels": transport.engine?.options.channelMap.description ?? settings.channels ?? NSNull(),
+            "profile": settings.profile ?? "default", "sampleRate": transport.engine?.options.sampleRate ?? 48_000,
+            "profiles": ["default", "lra", "speaker"], "deviceError": transport.deviceError ?? NSNull(),
+        ]
+    }
+
+    func changeSettings(_ request: HTTPRequest) throws -> HTTPResponse {
+        let body = try Self.object(request)
+        var new = lock.withLock { settings }
+        if let device = try Self.string(body, "device") { new.device = device }
+        if let channels = try Self.string(body, "channels") { new.channels = channels }
+        if let profile = try Self.string(body, "profile") {
+            new.profile = ["default", "lra", "speaker"].contains(profile.lowercased()) ? profile : try root.writablePath(profile)
+        }
+        let options = try toolbox.playOptions(new, root: root.path)
+        let answer: [String: Any] = lock.withLock {
+            settings = new
+            transport.open(options)
+            return settingsObject()
+        }
+        hub.broadcast(lock.withLock { statusMessage() })
+        return .json(answer)
+    }
+}
+
+extension Studio {
+    /// Opens `file` (relative to the root) as `POST /api/open` does, for `thrum studio FILE`; a file that
+    /// cannot be opened leaves the studio empty (the page says why when it opens it again).
+    package func openAtStart(_ file: String) {
+        var request = HTTPRequest(method: "POST", path: "/api/open", query: "", headers: [:], contentLength: nil)
+        request.body = (try? JSONSerialization.data(withJSONObject: ["path": file])) ?? Data()
+        _ = try? open(request)
+    }
+}

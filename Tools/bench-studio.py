@@ -1,0 +1,161 @@
+#!/usr/bin/python3
+"""Thrum Studio benchmark (not a test): page load, edit → re-rendered waveform on screen for a 30 s pattern
+(goal ≤ 100 ms), position latency, and the server's CPU and RSS idle and playing. Real `thrum studio`, real
+headless Chromium (Selenium), a PulseAudio null sink as the device when one runs (Tools/pulse-null-sink.sh).
+
+    Tools/bench-studio.py                 # THRUM_BIN, else .build/release/thrum, else .build/debug/thrum
+    Tools/bench-studio.py --runs 20
+
+Prints a Markdown table of figures (median, min–max over the runs).
+"""
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPOSITORY / "Tests" / "Browser"))
+from conftest import NO_DEVICE, Studio, thrum_binary, pulse_available, wait_for  # noqa: E402
+
+
+def long_pattern(seconds=30.0):
+    """A 30 s design: a continuous bed in 2 s events, a transient every 125 ms, an intensity curve per
+    second, and an audio tone per 2 s, so every lane and both rendered channels carry signal."""
+    pattern = []
+    for n in range(int(seconds / 2)):
+        t = 2.0 * n
+        pattern.append({"Event": {"Time": t, "EventType": "HapticContinuous", "EventDuration": 1.9, "EventParameters": [
+            {"ParameterID": "HapticIntensity", "ParameterValue": 0.5}, {"ParameterID": "HapticSharpness", "ParameterValue": 0.3}]}})
+        pattern.append({"Event": {"Time": t + 0.5, "EventType": "AudioContinuous", "EventDuration": 1.0, "EventParameters": [
+            {"ParameterID": "AudioVolume", "ParameterValue": 0.3}, {"ParameterID": "AudioPitch", "ParameterValue": (n % 5) / 5 - 0.4}]}})
+    for n in range(int(seconds * 8)):
+        pattern.append({"Event": {"Time": n / 8, "EventType": "HapticTransient", "EventParameters": [
+            {"ParameterID": "HapticIntensity", "ParameterValue": 0.4 + 0.6 * ((n % 4) == 0)},
+            {"ParameterID": "HapticSharpness", "ParameterValue": 0.7}]}})
+    for n in range(int(seconds)):
+        pattern.append({"ParameterCurve": {"ParameterID": "HapticIntensityControl", "Time": float(n), "ParameterCurveControlPoints": [
+            {"Time": 0, "ParameterValue": 1}, {"Time": 0.5, "ParameterValue": 0.4}, {"Time": 0.99, "ParameterValue": 1}]}})
+    return {"Version": 1, "Pattern": pattern}
+
+
+def cpu_seconds(pid):
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_mb(pid):
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def cpu_share(pid, seconds=5.0):
+    before, start = cpu_seconds(pid), time.monotonic()
+    time.sleep(seconds)
+    return (cpu_seconds(pid) - before) / (time.monotonic() - start)
+
+
+def summary(values, unit="ms"):
+    if not values:
+        return "—"
+    return f"{statistics.median(values):.1f} {unit} ({min(values):.1f}–{max(values):.1f}, n = {len(values)})"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=10)
+    arguments = parser.parse_args()
+    if "THRUM_BIN" not in os.environ:
+        release = REPOSITORY / ".build" / "release" / "thrum"
+        if release.exists():
+            os.environ["THRUM_BIN"] = str(release)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    folder = Path(tempfile.mkdtemp(prefix="thrum-bench-studio-"))
+    (folder / "long.ahap").write_text(json.dumps(long_pattern(), indent=1))
+    device = "pulse" if pulse_available() else NO_DEVICE
+    studio = Studio(folder, device)
+    options = Options()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,720", "--force-device-scale-factor=1"]:
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 720, "deviceScaleFactor": 1, "mobile": False})
+    rows = []
+    try:
+        idle_cpu = cpu_share(studio.process.pid)
+        idle_rss = rss_mb(studio.process.pid)
+        loads, ready = [], []
+        for _ in range(min(arguments.runs, 5)):
+            started = time.monotonic()
+            driver.get(studio.url)
+            wait_for(lambda: driver.execute_script("return window.studio && window.studio.metrics.ready"), message="page ready")
+            loads.append((time.monotonic() - started) * 1000)
+            ready.append(driver.execute_script("return window.studio.metrics.ready"))
+        rows.append(("page load: navigation → page ready (status, files, settings fetched)", summary(ready)))
+        rows.append(("page load as the driver sees it (get → ready)", summary(loads)))
+        started = driver.execute_script("return performance.now()")
+        driver.execute_script("document.getElementById('file-select').value = 'long.ahap'; document.getElementById('open-button').click()")
+        wait_for(lambda: driver.execute_script("return window.studio.metrics.renders") >= 1, timeout=120, message="first render")
+        first = driver.execute_script("return window.studio.metrics.firstDraw") - started
+        rows.append(("open the 30 s pattern → its render on screen", f"{first:.0f} ms"))
+        # Edits through the inspector's intensity field, one at a time.
+        driver.execute_script("const s = document.getElementById('entry-select'); s.options[0].selected = true; s.dispatchEvent(new Event('change'))")
+        phases = []
+        for run in range(arguments.runs):
+            count = driver.execute_script("return window.studio.metrics.editToWave.length")
+            driver.execute_script("""const f = document.querySelector("input[aria-label='Intensity value']");
+                f.value = String(arguments[0]); f.dispatchEvent(new Event('change'));""", 0.3 + 0.05 * (run % 10))
+            wait_for(lambda: driver.execute_script("return window.studio.metrics.editToWave.length") > count, timeout=60, message="re-render")
+            phases.append(driver.execute_script("return window.studio.metrics.phases"))
+        edit = driver.execute_script("return window.studio.metrics.editToWave")
+        rows.append(("edit → re-rendered waveform on screen, 30 s pattern (goal ≤ 100 ms)", summary(edit)))
+        rows.append(("  of which PUT /api/pattern answered (check)", summary([p["put"] for p in phases if p])))
+        rows.append(("  of which GET /api/render (engine render + transfer)", summary([p["render"] for p in phases if p and "render" in p])))
+        rows.append(("  of which WAV decode in the page", summary([p["decode"] for p in phases if p and "decode" in p])))
+        size = phases[-1].get("bytes", 0) if phases and phases[-1] else 0
+        rows.append(("  render size (L,R,H float, 48 kHz)", f"{size / 1e6:.1f} MB"))
+        if device == "pulse":
+            driver.execute_script("window.studio.metrics.positions = []")
+            studio.json("POST", "/api/transport", {"action": "play", "position": 0})
+            time.sleep(1)
+            playing_cpu = cpu_share(studio.process.pid)
+            playing_rss = rss_mb(studio.process.pid)
+            positions = driver.execute_script("return window.studio.metrics.positions")
+            gaps = [b[0] - a[0] for a, b in zip(positions, positions[1:]) if a[2] and b[2]]
+            rows.append(("position messages while playing: interval", summary(gaps)))
+            # Seek latency: POST seek → the first pushed position at the new place, seen by the page.
+            seeks = []
+            for target in [5.0, 12.0, 20.0, 8.0, 25.0]:
+                driver.execute_script("window.studio.metrics.positions = []")
+                sent = driver.execute_script("return performance.now()")
+                studio.json("POST", "/api/transport", {"action": "seek", "position": target})
+                arrived = wait_for(lambda: next((p[0] for p in driver.execute_script("return window.studio.metrics.positions")
+                                                  if abs(p[1] - target) < 0.3), None), message="seeked position")
+                seeks.append(arrived - sent)
+            rows.append(("seek → position at the new place pushed to the page", summary(seeks)))
+            studio.json("POST", "/api/transport", {"action": "stop"})
+            rows.append(("server CPU (share of one core) / RSS idle", f"{idle_cpu * 100:.1f} % / {idle_rss:.0f} MB"))
+            rows.append(("server CPU / RSS playing (page open)", f"{playing_cpu * 100:.1f} % / {playing_rss:.0f} MB"))
+        else:
+            rows.append(("position figures", "skipped: no PulseAudio null sink (Tools/pulse-null-sink.sh start)"))
+            rows.append(("server CPU (share of one core) / RSS idle, no device", f"{idle_cpu * 100:.1f} % / {idle_rss:.0f} MB"))
+    finally:
+        driver.quit()
+        studio.stop()
+    print(f"Thrum Studio benchmark — {thrum_binary()}, device {device}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n")
+    print("| measure | figure |\n|---|---|")
+    for name, value in rows:
+        print(f"| {name} | {value} |")
+
+
+if __name__ == "__main__":
+    main()
