@@ -1,11 +1,11 @@
 /// Offline analysis of a whole sound into a ``HapticAnalysis``: runs the streaming detector over it (and
 /// over silence after it, until the envelope's release has fallen silent), then normalises the level,
-/// maps it to intensity or amplitude, reduces both envelopes to breakpoints and places a transient at each
-/// onset.
+/// maps it to intensity or amplitude and reduces it to breakpoints, derives the sharpness (frequency)
+/// envelope from the spectral centroid in the actuator's band (``FrequencyAnalyzer``) and places
+/// transients at the peaks a designer keeps (``EmphasisPicker``), lowering the envelope under each by
+/// the `ducking` fraction.
 /// - Important: Thread safety: any thread (pure; each call has its own detector). Real-time safe: no.
 public enum AudioAnalyzer {
-    /// How long after an onset the transient's intensity is looked for, in seconds.
-    static let transientWindow = 0.03
     /// Breakpoints every envelope may have, however short the sound (one Core Haptics curve's worth).
     public static let minimumBudget = 16
 
@@ -26,14 +26,14 @@ public enum AudioAnalyzer {
         let tickSeconds = Double(detector.tickFrames) / sampleRate
         // Index 0 is the state before any sound (time 0); tick i ends at i × tickSeconds.
         var levels: [Float] = [0]
-        var sharpness: [Float] = [SpectrumTracker.initialSharpness]
+        var flux: [Float] = [0]
         var onsets: [DetectedOnset] = []
         levels.reserveCapacity(frames / detector.tickFrames + 1)
-        sharpness.reserveCapacity(frames / detector.tickFrames + 1)
+        flux.reserveCapacity(frames / detector.tickFrames + 1)
         if let base = samples.baseAddress {
             detector.process(interleaved: base, channels: channels, frameCount: frames) { tick in
                 levels.append(tick.level)
-                sharpness.append(tick.sharpness)
+                flux.append(tick.flux)
                 // An onset's settled sharpness comes later (before or with the next onset's detection).
                 if let settled = tick.settledSharpness, !onsets.isEmpty { onsets[onsets.count - 1].sharpness = settled }
                 if let onset = tick.onset { onsets.append(onset) }
@@ -50,54 +50,71 @@ public enum AudioAnalyzer {
             zeros.withUnsafeBufferPointer { zero in
                 detector.process(interleaved: zero.baseAddress!, channels: 1, frameCount: count) { tick in
                     levels.append(tick.level)
-                    sharpness.append(tick.sharpness)
+                    flux.append(tick.flux)
                 }
             }
             fed += count
         }
         // Ticks end on multiples of tickFrames, and `fed` is one: the last tick ends at `duration`.
         let duration = Double(fed) / sampleRate
-        let intensity = levels.map(map.intensity)
-        // Until a whole spectrum window (two hops) after the first sound, the tracker has not measured it:
-        // everything up to there takes the first measurement that covers it.
-        if let firstHeard = intensity.firstIndex(where: { $0 > 0 }) {
-            let window = (2 * detector.spectrumHop + detector.tickFrames - 1) / detector.tickFrames
-            let covered = min(firstHeard + window, sharpness.count - 1)
-            for i in 0..<covered { sharpness[i] = sharpness[covered] }
-        }
-        holdSharpnessThroughSilence(&sharpness, intensity: intensity)
-
-        let maxPoints = max(Int((settings.breakpointsPerSecond * duration).rounded(.up)) + 2, minimumBudget)
+        let amplitude = levels.map(map.amplitude)
+        let levelValues = scale == .intensity ? amplitude.map { $0.squareRoot() } : amplitude
+        let step = duration / Double(max(levels.count - 1, 1))
         let tolerance = Float(settings.tolerance)
-        let levelValues = scale == .intensity ? intensity : levels.map(map.amplitude)
-        let (envelopePoints, envelopeTolerance) = BreakpointReducer.reduce(
-            levelValues, start: 0, step: duration / Double(max(levels.count - 1, 1)), tolerance: tolerance, maxPoints: maxPoints)
-        let (sharpnessPoints, sharpnessTolerance) = BreakpointReducer.reduce(
-            sharpness, start: 0, step: duration / Double(max(levels.count - 1, 1)), tolerance: tolerance, maxPoints: maxPoints)
+        func budget(_ perSecond: Double) -> Int { max(Int((perSecond * duration).rounded(.up)) + 2, minimumBudget) }
+        let reducedEnvelope = BreakpointReducer.reduce(
+            levelValues, start: 0, step: step, tolerance: tolerance, maxPoints: budget(settings.breakpointsPerSecond))
+        var envelopePoints = reducedEnvelope.points
 
-        let windowTicks = Int((transientWindow / tickSeconds).rounded())
+        let frequency = FrequencyAnalyzer.analyze(samples: samples, channels: channels, sampleRate: sampleRate, settings: settings)
+        var frequencyValues = frequency.values
+        let hopSeconds = Double(frequency.hop) / sampleRate
+        let needed = Int((duration / hopSeconds).rounded(.up)) + 1
+        if frequencyValues.count < needed {
+            frequencyValues += [Float](repeating: frequencyValues.last ?? 0, count: needed - frequencyValues.count)
+        }
+        let reducedSharpness = BreakpointReducer.reduce(
+            frequencyValues, start: 0, step: hopSeconds, tolerance: tolerance,
+            maxPoints: budget(settings.frequencyBreakpointsPerSecond))
+        var sharpnessPoints = reducedSharpness.points
+        while sharpnessPoints.count > 1 && sharpnessPoints[sharpnessPoints.count - 2].time >= duration {
+            sharpnessPoints.removeLast()
+        }
+        if !sharpnessPoints.isEmpty { sharpnessPoints[sharpnessPoints.count - 1].time = duration }
+
+        let picks = EmphasisPicker.pick(amplitude: amplitude, flux: flux, tickSeconds: tickSeconds, settings: settings)
+        let window = Int((EmphasisPicker.riseSeconds / tickSeconds).rounded())
+        let sharpnessSpan = Float(settings.emphasisSharpnessMax - settings.emphasisSharpnessMin)
         var transients: [HapticAnalysis.Transient] = []
-        for onset in onsets {
-            let first = min(onset.frame / detector.tickFrames, intensity.count - 1)
-            let last = min(first + windowTicks, intensity.count - 1)
-            let strongest = intensity[first...last].max() ?? 0
-            guard strongest > 0 else { continue }
+        for pick in picks {
+            let time = Double(pick.tick) * tickSeconds
+            // What rose: the bands of an onset detected during the rise, else the centroid there.
+            let onset = onsets.last { (pick.peakTick - window...pick.peakTick).contains($0.frame / detector.tickFrames) }
+            let rose = onset?.sharpness ?? HapticAnalysis.value(of: sharpnessPoints, at: time)
             transients.append(
                 HapticAnalysis.Transient(
-                    time: Double(onset.frame) / sampleRate, intensity: strongest, sharpness: onset.sharpness))
+                    time: time, intensity: pick.amplitude.squareRoot(),
+                    sharpness: Float(settings.emphasisSharpnessMin) + rose * sharpnessSpan))
+        }
+        if settings.ducking > 0 {
+            let factor = Float(1 - settings.ducking)
+            duck(&envelopePoints, at: transients.map(\.time), by: scale == .intensity ? factor.squareRoot() : factor)
         }
         return HapticAnalysis(
             duration: duration, scale: scale, envelope: envelopePoints, sharpness: sharpnessPoints,
-            transients: transients, peakLevel: peak, toleranceUsed: max(envelopeTolerance, sharpnessTolerance))
+            transients: transients, peakLevel: peak, toleranceUsed: max(reducedEnvelope.tolerance, reducedSharpness.tolerance))
     }
 
-    /// Where the intensity is 0 the sharpness means nothing: hold the last value heard, so silence costs
-    /// no breakpoints.
-    static func holdSharpnessThroughSilence(_ sharpness: inout [Float], intensity: [Float]) {
-        guard let firstHeard = intensity.firstIndex(where: { $0 > 0 }) else { return }
-        var held = sharpness[firstHeard]
-        for i in sharpness.indices {
-            if intensity[i] > 0 { held = sharpness[i] } else { sharpness[i] = held }
+    /// Puts a breakpoint at each of `times` (sorted) whose value is the envelope's there × `factor`.
+    static func duck(_ points: inout [Breakpoint], at times: [Double], by factor: Float) {
+        for time in times {
+            let value = HapticAnalysis.value(of: points, at: time) * factor
+            let index = points.firstIndex { $0.time >= time } ?? points.count
+            if index < points.count && points[index].time == time {
+                points[index].value = value
+            } else {
+                points.insert(Breakpoint(time: time, value: value), at: index)
+            }
         }
     }
 }

@@ -16,11 +16,16 @@ public struct DetectorTick: Sendable, Equatable {
     /// detection, summed over those 15 ms.
     /// More faithful than the onset's own sharpness for low sounds, whose first milliseconds are broadband.
     public var settledSharpness: Float?
+    /// The onset detector's detection function at this tick: the energy-weighted rise across its bands,
+    /// in dB (≥ 0), whether or not an onset was found. The offline analysis scores transients by it.
+    public var flux: Float
 
     /// Creates a tick (for buffers that hold ticks).
     public init(
-        frame: Int, level: Float, peak: Float, sharpness: Float, onset: DetectedOnset?, settledSharpness: Float?
+        frame: Int, level: Float, peak: Float, sharpness: Float, onset: DetectedOnset?, settledSharpness: Float?,
+        flux: Float = 0
     ) {
+        self.flux = flux
         self.frame = frame
         self.level = level
         self.peak = peak
@@ -83,7 +88,7 @@ struct DetectorCore {
         let onset = onsets.tick(frame: frame)
         tick = DetectorTick(
             frame: frame, level: Float(level.envelope), peak: peak, sharpness: spectrum.tick(), onset: onset,
-            settledSharpness: onsets.settled)
+            settledSharpness: onsets.settled, flux: onsets.flux)
         peak = 0
         level.flushTinyState()
         onsets.flushTinyState()

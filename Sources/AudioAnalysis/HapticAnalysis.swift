@@ -16,9 +16,10 @@ public struct HapticAnalysis: Sendable, Equatable {
     public struct Transient: Sendable, Equatable {
         /// Seconds from the start of the sound.
         public var time: Double
-        /// Intensity 0…1: the intensity envelope's peak in the 30 ms after the onset.
+        /// Intensity 0…1: the intensity at the peak the transient marks (before any ducking).
         public var intensity: Float
-        /// Sharpness 0…1: which of the detector's bands grew at the onset (`DetectorTick.settledSharpness`).
+        /// Sharpness 0…1: which of the detector's bands grew at the onset (`DetectorTick.settledSharpness`),
+        /// else the sharpness envelope there, scaled into the settings' emphasis sharpness range.
         public var sharpness: Float
 
         /// Creates a transient.
@@ -35,8 +36,8 @@ public struct HapticAnalysis: Sendable, Equatable {
     public var scale: EnvelopeScale
     /// Intensity or drive amplitude (see `scale`), 0…1 over time. Starts at time 0 and ends at `duration`.
     public var envelope: [Breakpoint]
-    /// Sharpness 0…1 over time (spectral centroid on the settings' logarithmic scale). Starts at time 0
-    /// and ends at `duration`.
+    /// Sharpness 0…1 over time (the spectral centroid below the settings' `centroidLowpass`, mapped
+    /// linearly from `frequencyMin`…`frequencyMax`). Starts at time 0 and ends at `duration`.
     public var sharpness: [Breakpoint]
     /// Transients at onsets, in time order.
     public var transients: [Transient]

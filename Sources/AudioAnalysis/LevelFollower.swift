@@ -1,12 +1,9 @@
 /// The level of the haptic-relevant band: band-pass (high-pass at `bandLow`, low-pass at `bandHigh`),
-/// RMS over a 5 ms time constant, then an attack / hold / release envelope.
+/// RMS over the `rmsWindow` time constant (5 ms by default), then an attack / hold / release envelope.
 ///
 /// The level is on a peak scale: a steady full-scale sine in the band reads 1.
 /// - Important: Thread safety: a value; one owner. Real-time safe: yes.
 struct LevelFollower {
-    /// Time constant of the RMS integration, in seconds.
-    static let rmsSeconds = 0.005
-
     private var highPass: Biquad
     private var lowPass: Biquad
     private var meanSquare = 0.0
@@ -21,7 +18,7 @@ struct LevelFollower {
     init(settings: AnalysisSettings, sampleRate: Double) {
         highPass = .highPass(corner: settings.bandLow, sampleRate: sampleRate)
         lowPass = .lowPass(corner: settings.bandHigh, sampleRate: sampleRate)
-        rmsK = AnalysisMath.smoothing(seconds: Self.rmsSeconds, rate: sampleRate)
+        rmsK = AnalysisMath.smoothing(seconds: settings.rmsWindow, rate: sampleRate)
         attackK = AnalysisMath.smoothing(seconds: settings.attack, rate: sampleRate)
         releaseK = AnalysisMath.smoothing(seconds: settings.release, rate: sampleRate)
         holdFrames = Int((settings.hold * sampleRate).rounded())

@@ -81,6 +81,8 @@ struct OnsetDetector {
     private let settleTicks: Int
     /// The settled sharpness of the last onset, on the tick it became known (else nil).
     private(set) var settled: Float? = nil
+    /// The detection function at the last tick, in dB (computed even when onsets are disabled).
+    private(set) var flux: Float = 0
 
     init(settings: AnalysisSettings, sampleRate: Double, scale: SharpnessScale, tickFrames: Int) {
         let tickRate = sampleRate / Double(tickFrames)
@@ -146,6 +148,7 @@ struct OnsetDetector {
             }
         }
         pastNext = (pastNext &+ 1) & (Self.lagCapacity - 1)
+        flux = odf * Self.decibelsPerOctave
         guard enabled else { return nil }
         settled = nil
         if settleLeft > 0 {

@@ -66,7 +66,7 @@ extension AHAPToHaptic {
             return min(total, 1)
         }
 
-        /// The sharpness² of the loudest voice at `time` (the latest one started when none sounds). Call
+        /// The sharpness of the loudest voice at `time` (`.haptic` frequency plays as sharpness) (the latest one started when none sounds). Call
         /// `advance(to: time)` first.
         func frequency(at time: Double, before: Bool) -> Double {
             var reference: Voice?
@@ -82,8 +82,7 @@ extension AHAPToHaptic {
             var latest = started
             while before && latest > 0 && voices[latest - 1].start >= time { latest -= 1 }
             let voice = reference ?? (latest > 0 ? voices[latest - 1] : voices[0])
-            let value = min(max(voice.sharpness + sharpness[voice.source].value(at: time, before: before), 0), 1)
-            return value * value
+            return min(max(voice.sharpness + sharpness[voice.source].value(at: time, before: before), 0), 1)
         }
 
         /// Times inside `range`, sorted, each with whether a breakpoint is wanted there even where the

@@ -31,7 +31,9 @@ public struct HapticImport: Sendable {
 /// - amplitude = Σ over sounding HapticContinuous events of (HapticIntensity × intensity control)², with a
 ///   breakpoint wherever that changes course (control points and steps, event edges, transients) and
 ///   inside intensity ramps, so that the straight amplitude lines follow intensity² (`IntensityRamps`);
-/// - frequency = (HapticSharpness + sharpness control)² of the loudest sounding event;
+/// - frequency = HapticSharpness + sharpness control of the loudest sounding event (the inverse of the
+///   default `.faithful` export; an AHAP exported by Meta, sharpness √frequency, keeps that sharpness as
+///   its frequency, which plays as that AHAP plays);
 /// - each HapticTransient becomes an emphasis: amplitude (HapticIntensity × intensity control)², frequency
 ///   = its HapticSharpness.
 /// Audio events and parameters, envelope shapes and envelope-time controls have no `.haptic` form: each is

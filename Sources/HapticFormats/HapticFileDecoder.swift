@@ -38,6 +38,16 @@ public enum HapticFileDecoder {
         decode(parsed: JSONReader.parse(text), file: file, mode: mode)
     }
 
+    /// Decodes a `.haptic` document that is a value inside another JSON file (a Haptics Studio project's
+    /// clip): diagnostics carry `file` and the positions of `root`'s values in that file, and paths from
+    /// the document's own top level.
+    public static func decode(
+        root: JSONNode, file: String? = nil, mode: HapticValidationMode = .legacyCompatibility
+    ) -> HapticDecodeResult {
+        var context = HapticReadContext(file: file)
+        return finish(root: root, error: nil, context: &context, mode: mode)
+    }
+
     /// Reads and decodes the file at `path`; an unreadable file is a `fileNotFound` error diagnostic.
     public static func decode(
         contentsOfFile path: String, mode: HapticValidationMode = .legacyCompatibility
@@ -67,14 +77,22 @@ public enum HapticFileDecoder {
                 .warning, nil, "duplicate key \"\(notice.key ?? "")\"; the last one wins", path: notice.path,
                 at: notice.position)
         }
+        return finish(root: parsed.root, error: parsed.error, context: &context, mode: mode)
+    }
+
+    /// Decodes the tree (or reports the syntax error) into the result.
+    private static func finish(
+        root: JSONNode?, error: JSONSyntaxError?, context: inout HapticReadContext, mode: HapticValidationMode
+    ) -> HapticDecodeResult {
+        let file = context.file
         var decoded: HapticFile?
-        if let root = parsed.root {
+        if let root {
             context.positions = SourcePositions(root)
             decoded = context.decodeDocument(root)
             if let file = decoded {
                 for issue in HapticFileValidator.issues(in: file, mode: mode) { context.report(issue) }
             }
-        } else if let error = parsed.error {
+        } else if let error {
             context.report(.error, nil, "invalid JSON: \(error.message)", path: "", at: error.position)
         }
         let diagnostics = Diagnostic.inSourceOrder(context.diagnostics)

@@ -14,23 +14,26 @@ public struct AHAPExport: Sendable {
     public var issues: [HapticIssue]
 }
 
-/// Converts `.haptic` to AHAP the way Core Haptics plays it (Meta's mapping, Core Haptics' rules):
+/// Converts `.haptic` to AHAP the way Core Haptics plays it (Core Haptics' rules):
 /// - intensity control = √amplitude (Core Haptics' intensity is quadratic), sharpness control =
-///   √frequency at each frequency breakpoint, on HapticContinuous events of intensity 1 and sharpness 0
-///   that span the effect (at most 30 s each);
+///   frequency at each frequency breakpoint (sharpness and `.haptic` frequency both span the actuator's
+///   band linearly, so the AHAP plays at the frequencies the `.haptic` plays at, and an emphasis meets
+///   the continuous vibration under it as it does natively; Meta's export writes √frequency, the
+///   `metaCompatible` style), on HapticContinuous events of intensity 1 and sharpness 0 that span the
+///   effect (at most 30 s each);
 /// - each emphasis becomes a HapticTransient of intensity √amplitude and sharpness = its frequency;
 /// - curves hold at most 16 points (consecutive curves share their boundary point) and their point times
 ///   are relative to the curve's `Time`.
 /// In the `faithful` style the intensity control has points inside amplitude ramps too, so that the played
 /// amplitude follows the `.haptic` ramps within `IntensityRamps.tolerance`; the `metaCompatible` style
 /// writes what Meta Haptics Studio writes (points at the breakpoints only, so ramps sag, and the intensity
-/// lowered to 0.8 × at breakpoints with an emphasis). Pure and thread-safe.
+/// lowered to 0.8 × at breakpoints with an emphasis, sharpness √frequency). Pure and thread-safe.
 public enum HapticToAHAP {
     /// How the intensity control is written.
     public enum Style: Sendable, Equatable {
-        /// Ramps followed within `IntensityRamps.tolerance`; no ducking. The default.
+        /// Ramps followed within `IntensityRamps.tolerance`; no ducking; sharpness = frequency. The default.
         case faithful
-        /// As Meta Haptics Studio: points at the breakpoints only, emphasis ducking 0.8.
+        /// As Meta Haptics Studio: points at the breakpoints only, emphasis ducking 0.8, sharpness √frequency.
         case metaCompatible
     }
 
@@ -86,7 +89,7 @@ public enum HapticToAHAP {
         // Sharpness curves; they hold their first value from the start of the effect.
         let frequency = file.frequencyBreakpoints
         if !frequency.isEmpty {
-            let points = frequency.map { (time: $0.time, value: max($0.frequency, 0).squareRoot()) }
+            let points = frequency.map { (time: $0.time, value: Self.sharpness(frequency: $0.frequency, style: style)) }
             let sharpness = chunkedCurves(.hapticSharpnessControl, points, from: min(start, frequency[0].time))
             curves += sharpness
             if frequency.count > maxCurvePoints {
@@ -96,7 +99,7 @@ public enum HapticToAHAP {
 
         // Continuous events over the effect, at most 30 s each.
         var events: [EventData] = []
-        let baseSharpness = noFrequency ? Float(HapticFile.defaultFrequency.squareRoot()) : 0
+        let baseSharpness = noFrequency ? Float(Self.sharpness(frequency: HapticFile.defaultFrequency, style: style)) : 0
         var time = start
         while time < end {
             let duration = min(maxEventDuration, end - time)
@@ -144,6 +147,13 @@ public enum HapticToAHAP {
         }
         continuous.events += transients
         return AHAPExport(continuous: continuous, transients: nil, issues: issues)
+    }
+
+    /// The sharpness a `.haptic` frequency becomes: itself (`faithful`), or √frequency (`metaCompatible`,
+    /// Meta's mapping).
+    static func sharpness(frequency: Double, style: Style) -> Double {
+        let clamped = min(max(frequency, 0), 1)
+        return style == .faithful ? clamped : clamped.squareRoot()
     }
 
     /// Curves of at most 16 points through `points` (absolute times, sorted): each curve starts at its first

@@ -46,7 +46,7 @@ enum ActuatorArguments {
         help: "the channels of a known device instead of --channels: dualsense (= L,R,H:leftHandle,H:rightHandle)")
     static let profile = OptionSpec.value(
         .profile, placeholder: "[NAME=]PROFILE", values: .profile,
-        help: "actuator profile (default, lra, speaker or a JSON file); NAME=PROFILE for one actuator (repeatable)")
+        help: "actuator profile (default, lra, speaker, a JSON file or Meta's .acf); NAME=PROFILE for one actuator (repeatable)")
 
     static let help = """
         Several actuators: H:NAME carries the actuator NAME (leftHandle, rightHandle, leftTrigger, rightTrigger,

@@ -12,15 +12,37 @@ enum AnalysisSettingsFile {
     /// The numeric fields, by their key.
     static var numbers: [(key: String, path: WritableKeyPath<AnalysisSettings, Double>)] {
         [
-        ("bandLow", \.bandLow), ("bandHigh", \.bandHigh), ("attack", \.attack), ("hold", \.hold),
-        ("release", \.release), ("onsetSensitivity", \.onsetSensitivity),
-        ("minimumOnsetInterval", \.minimumOnsetInterval), ("breakpointsPerSecond", \.breakpointsPerSecond),
-        ("tolerance", \.tolerance), ("gain", \.gain), ("floor", \.floor), ("sharpnessLow", \.sharpnessLow),
-        ("sharpnessHigh", \.sharpnessHigh),
+        ("bandLow", \.bandLow), ("bandHigh", \.bandHigh), ("rmsWindow", \.rmsWindow), ("attack", \.attack),
+        ("hold", \.hold), ("release", \.release), ("onsetSensitivity", \.onsetSensitivity),
+        ("minimumOnsetInterval", \.minimumOnsetInterval), ("minimumRise", \.minimumRise), ("plateau", \.plateau),
+        ("ducking", \.ducking), ("emphasisSharpnessMin", \.emphasisSharpnessMin),
+        ("emphasisSharpnessMax", \.emphasisSharpnessMax), ("breakpointsPerSecond", \.breakpointsPerSecond),
+        ("frequencyBreakpointsPerSecond", \.frequencyBreakpointsPerSecond), ("tolerance", \.tolerance),
+        ("gain", \.gain), ("floor", \.floor), ("sharpnessLow", \.sharpnessLow), ("sharpnessHigh", \.sharpnessHigh),
+        ("frequencyMin", \.frequencyMin), ("frequencyMax", \.frequencyMax), ("frequencyOutputMin", \.frequencyOutputMin),
+        ("frequencyOutputMax", \.frequencyOutputMax), ("centroidLowpass", \.centroidLowpass),
         ]
     }
 
-    static var keys: [String] { ["preset", "normalize"] + numbers.map(\.key) }
+    /// The whole-number fields, by their key.
+    static var counts: [(key: String, path: WritableKeyPath<AnalysisSettings, Int>)] {
+        [("fftSize", \.fftSize), ("overlap", \.overlap)]
+    }
+
+    /// The true/false fields, by their key.
+    static var flags: [(key: String, path: WritableKeyPath<AnalysisSettings, Bool>)] {
+        [("normalize", \.normalize), ("emphasis", \.emphasis)]
+    }
+
+    static var keys: [String] { ["preset"] + flags.map(\.key) + numbers.map(\.key) + counts.map(\.key) }
+
+    /// `settings` as a settings file's JSON object (every field, in the order of `keys`).
+    static func json(_ settings: AnalysisSettings) -> String {
+        var items = flags.map { "\"\($0.key)\": \(settings[keyPath: $0.path])" }
+        items += numbers.map { "\"\($0.key)\": \(AnalysisSettingsError.text(settings[keyPath: $0.path]))" }
+        items += counts.map { "\"\($0.key)\": \(settings[keyPath: $0.path])" }
+        return "{" + items.joined(separator: ", ") + "}"
+    }
 
     /// The preset called `name`, or a usage error listing the presets.
     static func preset(named name: String) throws(UsageError) -> AnalysisSettings {
@@ -64,9 +86,14 @@ enum AnalysisSettingsFile {
             preset = name.lowercased()
         }
         for member in members where member.key != "preset" {
-            if member.key == "normalize" {
+            if let field = flags.first(where: { $0.key == member.key }) {
                 guard case .bool(let flag) = member.value.value else { throw failure(member, "must be true or false") }
-                settings.normalize = flag
+                settings[keyPath: field.path] = flag
+            } else if let field = counts.first(where: { $0.key == member.key }) {
+                guard case .number(let number, _) = member.value.value, number == number.rounded(), abs(number) < 1e9 else {
+                    throw failure(member, "must be a whole number, not \(member.value.typeDescription)")
+                }
+                settings[keyPath: field.path] = Int(number)
             } else if let field = numbers.first(where: { $0.key == member.key }) {
                 guard case .number(let number, _) = member.value.value else {
                     throw failure(member, "must be a number, not \(member.value.typeDescription)")

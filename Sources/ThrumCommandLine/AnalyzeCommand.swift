@@ -22,7 +22,8 @@ let analyzeCommand = Subcommand(
         options: [
             .value(.output, short: "o", placeholder: "FILE", values: .files(["ahap", "haptic"]), help: "the pattern to write: .ahap or .haptic"),
             .value(.preset, placeholder: "NAME", values: .preset, help: "general (default), ui, impacts, footsteps or music"),
-            .value(.settings, placeholder: "FILE", values: .files(["json"]), help: "settings as JSON, e.g. {\"preset\": \"music\", \"release\": 0.1}"),
+            .value(.settings, placeholder: "FILE", values: .files(["json", "hasp"]), help: "settings as JSON, e.g. {\"preset\": \"music\", \"release\": 0.1}, or a Haptics Studio project (.hasp)"),
+            .value(.clip, placeholder: "NAME", help: "with --settings PROJECT.hasp: the clip whose settings to use"),
             .value(.breakpointsPerSecond, placeholder: "N", help: "most breakpoints per second in each envelope (1…500)"),
             .value(.tolerance, placeholder: "X", help: "largest error of the breakpoints on the 0…1 scale (0.001…0.5)"),
             .value(.attack, placeholder: "S", help: "envelope attack time constant in seconds (0…0.1)"),
@@ -37,9 +38,13 @@ let analyzeCommand = Subcommand(
         details: """
             SOUND is any file libsndfile reads (WAV, AIFF, FLAC, Ogg, CAF, …), up to 30 minutes.
             Settings come from the options, then the settings file, then the preset.
-            Settings file keys: preset, bandLow, bandHigh, attack, hold, release, onsetSensitivity,
-            minimumOnsetInterval, breakpointsPerSecond, tolerance, gain, normalize, floor, sharpnessLow,
-            sharpnessHigh (see docs/audio-to-haptics.md, "Settings").
+            Settings file keys: preset, normalize, emphasis, bandLow, bandHigh, rmsWindow, attack, hold, release,
+            onsetSensitivity, minimumOnsetInterval, minimumRise, plateau, ducking, emphasisSharpnessMin,
+            emphasisSharpnessMax, breakpointsPerSecond, frequencyBreakpointsPerSecond, tolerance, gain, floor,
+            sharpnessLow, sharpnessHigh, frequencyMin, frequencyMax, frequencyOutputMin, frequencyOutputMax,
+            centroidLowpass, fftSize, overlap (docs/analysis.md gives each with Haptics Studio's name;
+            docs/audio-to-haptics.md, "Settings", the rest).
+            --settings PROJECT.hasp --clip NAME analyses with that clip's settings from Haptics Studio.
             Exit status: 0 ok, 64 usage, 65 unreadable sound or bad settings, 66 missing file, 74 cannot write.
             """),
     run: { arguments, console in
@@ -53,7 +58,8 @@ let analyzeCommand = Subcommand(
         }
         let split = arguments.flag(.split)
         if split && format != "ahap" { throw UsageError(message: "--split applies to .ahap output only") }
-        let (settings, settingsName) = try analysisSettings(arguments)
+        let (settings, settingsName, notes) = try analysisSettings(arguments)
+        for note in notes { console.error("thrum analyze: note: \(note)") }
         let audio = try loadSound(input)
         guard audio.frameCount > 0 else {
             throw CommandFailure(.dataError, "'\(input)' holds no audio (0 frames): there is nothing to analyse")
@@ -87,13 +93,35 @@ let analyzeCommand = Subcommand(
         return .ok
     })
 
-/// The settings from --preset, --settings and the value options (options win over the file, the file over
-/// the preset), validated; and a short name for the metadata ("music", "general with options").
-func analysisSettings(_ arguments: ParsedArguments) throws -> (AnalysisSettings, String) {
+/// The settings from --preset, --settings (a JSON file, or a `.hasp` project's --clip) and the value
+/// options (options win over the file, the file over the preset), validated; a short name for the
+/// metadata ("music", "general with options", "clip Boom of game.hasp"); and located notes on settings
+/// read but not used.
+func analysisSettings(_ arguments: ParsedArguments) throws -> (AnalysisSettings, String, notes: [String]) {
     var name = arguments.value(.preset)?.lowercased()
     var settings = AnalysisSettings.general
+    var notes: [String] = []
     if let name { settings = try AnalysisSettingsFile.preset(named: name) }
-    if let file = arguments.value(.settings) {
+    let project = arguments.value(.settings).flatMap { $0.lowercased().hasSuffix(".hasp") ? $0 : nil }
+    if project == nil, arguments.value(.clip) != nil {
+        throw UsageError(message: "--clip NAME needs --settings PROJECT.hasp (the Haptics Studio project the clip is in)")
+    }
+    if let project {
+        if name != nil { throw UsageError(message: "use either --preset or --settings PROJECT.hasp, not both") }
+        let read = try HaspProject(path: project)
+        guard let clipName = arguments.value(.clip) else {
+            throw UsageError(
+                message: "--settings \(project) needs --clip NAME (its clips: "
+                    + read.clips.map { "'\($0.name)'" }.joined(separator: ", ") + ")")
+        }
+        let clip = try read.clip(named: clipName)
+        if let node = clip.settings {
+            (settings, notes) = try HaspSettings.read(node, file: project)
+        } else {
+            notes.append("\(read.place(clip.position)): clip '\(clip.name)' has no settings: the general preset is used")
+        }
+        name = "clip \(clip.name) of \((project as NSString).lastPathComponent)"
+    } else if let file = arguments.value(.settings) {
         let (read, preset) = try AnalysisSettingsFile.read(file, base: settings, presetGiven: name != nil)
         settings = read
         name = name ?? preset
@@ -135,7 +163,7 @@ func analysisSettings(_ arguments: ParsedArguments) throws -> (AnalysisSettings,
         named.field = "--" + option.rawValue
         throw UsageError(message: named.description)
     }
-    return (settings, (name ?? "general") + (changed ? " with options" : ""))
+    return (settings, (name ?? "general") + (changed ? " with options" : ""), notes)
 }
 
 /// Decodes the sound at its own sample rate; problems become one-line failures (66 missing, 65 otherwise).

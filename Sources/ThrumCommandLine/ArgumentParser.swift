@@ -9,6 +9,7 @@ enum ValueOption: String, Sendable {
     case to, voices, width
     case host, port
     case attack, band, gain, hold, preset, release, sensitivity, settings, tolerance
+    case clip
     case breakpointsPerSecond = "breakpoints-per-second"
     case loopEnd = "loop-end"
     case maxAudioBytes = "max-audio-bytes"

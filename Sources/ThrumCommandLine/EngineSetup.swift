@@ -148,9 +148,12 @@ enum EngineArguments {
         let data = descriptor < 0 ? nil : FileHandle(fileDescriptor: descriptor, closeOnDealloc: true).readData(ofLength: 1 << 20)
         guard let data else {
             throw CommandFailure(
-                .noInput, "actuator profile '\(argument)' is neither default, lra, speaker nor a readable JSON file")
+                .noInput, "actuator profile '\(argument)' is neither default, lra, speaker nor a readable JSON or .acf file")
         }
         do {
+            if ActuatorProfile.isActuatorConfiguration(argument) {
+                return try ActuatorProfile.decode(actuatorConfiguration: data, file: argument)
+            }
             return try ActuatorProfile.decode(from: data)
         } catch {
             throw CommandFailure(.dataError, "actuator profile \(argument): \(error)")

@@ -132,14 +132,15 @@ struct HapticSummary {
 let infoCommand = Subcommand(
     spec: CommandSpec(
         name: "info",
-        summary: "Show a pattern's duration, events, curves, audio files and peak intensity (.haptic: its envelopes).",
+        summary: "Show a pattern's duration, events, curves, audio files and peak intensity (.haptic: its envelopes; .hasp: its clips).",
         positionalUsage: "FILE[@ACTUATOR]...", minPositionals: 1, maxPositionals: nil, positionalValues: .pattern,
         options: [
             .flag(.json, help: "print the facts as JSON for tools"), EngineArguments.channels, ActuatorArguments.layout,
             ActuatorArguments.profile,
         ] + PatternLimits.options,
         details: """
-            FILE may be - for standard input.
+            FILE may be - for standard input. A Haptics Studio project (PROJECT.hasp) lists its clips: audio,
+            designed haptic and analysis settings (in 'thrum analyze' settings names).
             With several files, FILE@ACTUATOR, --channels, --layout or --profile, the facts of each file are
             followed by the actuators of the channel map (default L,R,H): each one's channels, profile and
             position, and the files that play on it (a file without @ plays on every actuator).
@@ -147,6 +148,12 @@ let infoCommand = Subcommand(
             unreadable.
             """),
     run: { arguments, console in
+        if let project = arguments.positionals.first(where: { $0.lowercased().hasSuffix(".hasp") }) {
+            guard arguments.positionals.count == 1 else {
+                throw UsageError(message: "give 'thrum info' one Haptics Studio project (.hasp) on its own")
+            }
+            return try HaspInfo.run(project, json: arguments.flag(.json), console: console)
+        }
         let limits = try PatternLimits(arguments)
         let targets = arguments.positionals.map(PatternTarget.init)
         var summaries: [(json: [String: Any], text: String)] = []

@@ -19,6 +19,7 @@ public enum ThrumCommandLine {
         playCommand, renderCommand, plotCommand, checkCommand, infoCommand, analyzeCommand, convertCommand, listCommand,
         devicesCommand, studioCommand,
         completionsCommand,
+        importCommand,
     ]
 
     /// Commands that help does not list: `man`, which the package build runs.

@@ -42,7 +42,16 @@ func envelopeSeries(_ analysis: HapticAnalysis, _ sound: TestSound) -> (found: [
         for (name, sound) in sounds {
             let times = analyze(sound).transients.map(\.time)
             let score = Scores.f1(found: times, truth: sound.onsets)
-            #expect(score.f1 >= 0.9, "\(name): \(times.count) transients for \(sound.onsets.count) onsets")
+            if name == "music" {
+                // A designer marks the kicks and snares, not every hi-hat under the mix (see
+                // DesignerEmphasisTests): every transient sits at an onset (±20 ms, the measure),
+                // and there is one per beat.
+                let atOnsets = Scores.f1(found: times, truth: sound.onsets, tolerance: 0.02).matched
+                #expect(abs(Double(atOnsets) / Double(max(times.count, 1)) - 1) <= 0.1, "music: \(times.count) transients")
+                #expect(Double(times.count) >= sound.duration * 2 * 0.9, "music: \(times.count) transients")
+            } else {
+                #expect(score.f1 >= 0.9, "\(name): \(times.count) transients for \(sound.onsets.count) onsets")
+            }
         }
     }
 
@@ -62,6 +71,7 @@ func envelopeSeries(_ analysis: HapticAnalysis, _ sound: TestSound) -> (found: [
         for perSecond in [5.0, 30.0, 200.0] {
             var settings = AnalysisSettings.general
             settings.breakpointsPerSecond = perSecond
+            settings.frequencyBreakpointsPerSecond = perSecond
             let analysis = analyze(sound, settings: settings)
             #expect(analysis.duration >= sound.duration)
             for envelope in [analysis.envelope, analysis.sharpness] {
