@@ -1,3 +1,4 @@
+import AHAPCodec
 import AudioResources
 import Foundation
 import Thrum
@@ -84,24 +85,6 @@ final class OnsetLog: @unchecked Sendable {
     /// A finite number as JSON (shortest form that reads back exactly; Swift's `description`).
     private static func number(_ value: Double) -> String { value.isFinite ? "\(value)" : "null" }
 
-    /// `text` as a JSON string: quotes, backslashes and control characters escaped.
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// `text` as a JSON string (the AHAP encoder's escaping).
+    static func jsonString(_ text: String) -> String { AHAPEncoder.quoted(text) }
 }
