@@ -96,6 +96,14 @@ sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@MAINTAINER@|$maintain
     -e "s|@INSTALLED_SIZE@|$installed_size|" -e "s|@DEPENDS@|$depends|" \
     "$root/Packaging/debian/control.in" >"$pkg/DEBIAN/control"
 chmod 0644 "$pkg/DEBIAN/control" "$pkg/DEBIAN/md5sums"
+# libthrum is a shared library: other packages' dpkg-shlibdeps learn from shlibs which package provides its
+# soname, and the ldconfig trigger refreshes the linker cache when it is installed or removed (Debian policy 8.6).
+if compgen -G "$pkg/usr/lib/libthrum.so.*" >/dev/null; then
+    soname_major="$(objdump -p "$pkg"/usr/lib/libthrum.so.*.* | sed -n 's/^ *SONAME *libthrum\.so\.//p')"
+    printf 'libthrum %s thrum (>= %s)\n' "$soname_major" "$version" >"$pkg/DEBIAN/shlibs"
+    printf 'activate-noawait ldconfig\n' >"$pkg/DEBIAN/triggers"
+    chmod 0644 "$pkg/DEBIAN/shlibs" "$pkg/DEBIAN/triggers"
+fi
 
 deb="$out/thrum_${version}_${arch}.deb"
 dpkg-deb --root-owner-group -Zxz --build "$pkg" "$deb.partial" >&2
