@@ -55,9 +55,9 @@ mkdir -p "$oracle" "$work/c-work" "$work/c-asan-work"
 "${bare[@]}" "$prefix/bin/thrum" render heartbeat --sample-rate 48000 --channels L,R,H --format float -o "$oracle/once.wav" >/dev/null
 "${bare[@]}" "$prefix/bin/thrum" render heartbeat --loops 2 --rate 1.5 --sample-rate 44100 --channels M+H --format float \
     -o "$oracle/options.wav" >/dev/null
-cc -std=c99 -Wall -Wextra -Werror "$root/Tests/libthrum/thrum_test.c" "${flags[@]}" -o "$work/thrum_test"
+cc -std=c99 -Wall -Wextra -Werror "$root/Tests/libthrum/thrum_test.c" "${flags[@]}" -lm -o "$work/thrum_test"
 cc -std=c99 -Wall -Wextra -Werror -g -fsanitize=address -fno-omit-frame-pointer "$root/Tests/libthrum/thrum_test.c" \
-    "${flags[@]}" -o "$work/thrum_test_asan"
+    "${flags[@]}" -lm -o "$work/thrum_test_asan"
 
 if [[ -z "${PULSE_SERVER:-}" ]]; then
     export THRUM_PULSE_RUNTIME="${THRUM_PULSE_RUNTIME:-/tmp/thrum-pulse-libthrum}"

@@ -11,7 +11,8 @@
  *   status and, when `error` is not NULL, stores a one-line message there: the same text the thrum
  *   command prints after "thrum COMMAND: " for the same mistake. The caller frees it with thrum_free().
  *   On success *error is set to NULL. Nothing aborts the process on bad input; nothing is printed.
- * - Status codes are the command's exit codes (sysexits), see THRUM_STATUS_* below.
+ * - Status codes are the command's exit codes (sysexits), see THRUM_STATUS_* below. A call that returns
+ *   NULL or -1 on failure reports its status through thrum_last_status() (per thread).
  * - Strings are NUL-terminated UTF-8 (paths: any bytes, passed to the file system unchanged). Strings a
  *   call returns as `const char *` belong to the handle they came from and live until it is freed;
  *   strings returned as `char *` (through an out parameter) belong to the caller: free them with
@@ -22,6 +23,8 @@
  *   `thrum check --help`, `thrum convert --help`, `thrum analyze --help`). An option the command does not
  *   take is a THRUM_STATUS_USAGE error. A NULL array with a count of 0 means no options.
  * - Times: seconds. Engine times (`at`) are on the engine clock (thrum_engine_time); 0 means now.
+ *   Wall-clock times are CLOCK_MONOTONIC seconds (thrum_monotonic_now, clock_gettime), as `thrum play
+ *   --start-at` and the onset log's "dac_time" use.
  * - Thread safety: thrum_pattern and thrum_diagnostics are immutable and may be shared between threads;
  *   thrum_engine and thrum_player calls may be made from any thread at once; a thrum_renderer is used by
  *   one thread at a time. Free a handle only when no other thread uses it. No call may be made from a
@@ -44,6 +47,7 @@ extern "C" {
 #define THRUM_STATUS_NO_INPUT 66    /* a file is missing or unreadable */
 #define THRUM_STATUS_UNAVAILABLE 69 /* the playback device is missing or refuses the setup */
 #define THRUM_STATUS_SOFTWARE 70    /* an internal error (a bug in Thrum) */
+#define THRUM_STATUS_CANT_CREATE 73 /* an output file cannot be created (its folder is missing, ...) */
 #define THRUM_STATUS_IO 74          /* a file cannot be written */
 
 typedef struct thrum_pattern thrum_pattern;
@@ -60,6 +64,13 @@ const char *thrum_version(void);
 
 /* Frees memory a call handed to the caller (error messages, warnings). NULL does nothing. Thread-safe. */
 void thrum_free(void *memory);
+
+/* The status of the last call made on this thread that takes `char **error`: 0 when it succeeded, else the
+ * THRUM_STATUS_* code of its failure (also when that call was given a NULL `error`). For the calls that
+ * return NULL or -1 on failure (thrum_pattern_load, thrum_render, thrum_engine_open, ...), which have no
+ * status of their own. Thread-local: calls on other threads do not change it; 0 before any call.
+ * Thread-safe. */
+int thrum_last_status(void);
 
 /* ---- Patterns -------------------------------------------------------------------------------- */
 
@@ -175,8 +186,10 @@ void thrum_renderer_free(thrum_renderer *renderer);
  * --device NAME (default "default"), --sample-rate HZ (without it a rate the device lacks falls back to
  * its nearest), --channels MAP (default "L+H,R+H") or --layout NAME, --period FRAMES (default 256),
  * --periods N (default 4), --profile, --voices, --resources, --allow-any-path, --haptics-from-audio,
- * --preset and the audio limits. Returns a new engine (close with thrum_engine_close), or NULL and
- * *error (69 the device is missing or refuses the setup). Thread-safe. */
+ * --preset and the audio limits, and --onset-log FILE.jsonl (every event onset played, one JSON line each,
+ * as `thrum play --onset-log` writes them: docs/timing.md; the file is written when the engine finishes).
+ * Returns a new engine (close with thrum_engine_close), or NULL and *error (69 the device is missing or
+ * refuses the setup, 73 the onset log cannot be created). Thread-safe. */
 thrum_engine *thrum_engine_open(const char *const *options, size_t option_count, char **error);
 
 /* Seconds on the engine clock (frames the device has been given / rate): the time base of `at`.
@@ -189,9 +202,25 @@ int32_t thrum_engine_channels(const thrum_engine *engine);
  * thread was late (a loaded machine; try a larger --period). Thread-safe. */
 uint64_t thrum_engine_xruns(const thrum_engine *engine);
 
+/* The estimated CLOCK_MONOTONIC time, in seconds, at which the frame of engine time `engine_time` leaves
+ * the DAC (from ALSA's status timestamps; docs/timing.md). -1 for NULL, until the device has played its
+ * first periods, and once the engine has finished. Thread-safe. */
+double thrum_engine_output_time(const thrum_engine *engine, double engine_time);
+
+/* CLOCK_MONOTONIC now, in seconds (clock_gettime(CLOCK_MONOTONIC); Python's time.monotonic() on Linux).
+ * Thread-safe; real-time safe. */
+double thrum_monotonic_now(void);
+
 /* Stops every player (their completion callbacks run on this thread), lets the device play what it was
- * given, closes it and frees the engine. Players made on it stay valid handles whose calls then fail;
- * free them with thrum_player_free. */
+ * given, closes it and, with --onset-log, writes the log (every onset the device played; a last line
+ * {"lost_onsets":N} when N could not be logged) through a temporary file and a rename. Returns 0, or a
+ * status and *error (74 the log cannot be written: nothing is left). Only the first call does anything;
+ * the engine stays a valid handle for thrum_engine_close, and player calls fail from then on. Thread-safe. */
+int thrum_engine_finish(thrum_engine *engine, char **error);
+
+/* Finishes the engine as thrum_engine_finish does, when that has not been called (an onset log that cannot
+ * be written is then lost silently), and frees it. Players made on it stay valid handles whose calls then
+ * fail; free them with thrum_player_free. */
 void thrum_engine_close(thrum_engine *engine);
 
 /* A player of `pattern` on the engine, on the actuators of `actuator` (a name of the channel map or a
@@ -207,6 +236,13 @@ int thrum_player_start(thrum_player *player, double at, char **error);
 int thrum_player_stop(thrum_player *player, double at, char **error);
 int thrum_player_pause(thrum_player *player, double at, char **error);
 int thrum_player_resume(thrum_player *player, double at, char **error);
+
+/* Starts a new instance, as thrum_player_start, on the frame that leaves the DAC at CLOCK_MONOTONIC time
+ * `monotonic_time` (seconds), as `thrum play --start-at T` does. Blocks the calling thread until the
+ * device's DAC clock has settled (8 periods after the engine opened; at most 5 s). Returns 0, or a status
+ * and *error: 64 the time has passed or is nearer than the device's buffer can reach (the message names the
+ * earliest time that would do), 69 the device reports no playback position. Thread-safe. */
+int thrum_player_start_at_monotonic(thrum_player *player, double monotonic_time, char **error);
 
 /* Moves to `offset` seconds into the pattern (now, or at the next start when nothing plays). */
 int thrum_player_seek(thrum_player *player, double offset, char **error);

@@ -38,14 +38,36 @@ func strings(_ list: StringList, _ count: Int, what: String) throws -> [String] 
 /// Clears `*error` (success leaves NULL there).
 func clear(_ error: ErrorOut) { error?.pointee = nil }
 
+/// The key of each thread's last status (`thrum_last_status`), made once; the status is kept in the
+/// pointer's bits, so setting it allocates nothing.
+private let lastStatusKey: pthread_key_t = {
+    var key = pthread_key_t()
+    precondition(pthread_key_create(&key, nil) == 0, "libthrum: no thread-specific key left for thrum_last_status")
+    return key
+}()
+
+/// Records `status` as this thread's last status.
+private func setLastStatus(_ status: Int32) {
+    pthread_setspecific(lastStatusKey, UnsafeRawPointer(bitPattern: Int(status)))
+}
+
+@_cdecl("thrum_last_status")
+public func thrum_last_status() -> Int32 {
+    Int32(truncatingIfNeeded: Int(bitPattern: pthread_getspecific(lastStatusKey)))
+}
+
 /// Runs `body`; a thrown error becomes `*error` (when wanted) and `fallback` is returned with its status.
+/// Either way the outcome's status becomes this thread's `thrum_last_status`.
 func reporting<T>(_ errorOut: ErrorOut, fallback: (Int32) -> T, _ body: () throws -> T) -> T {
     clear(errorOut)
     do {
-        return try body()
+        let result = try body()
+        setLastStatus(0)
+        return result
     } catch {
         let failure = LibraryCalls.failure(error)
         errorOut?.pointee = cString(failure.message)
+        setLastStatus(failure.status)
         return fallback(failure.status)
     }
 }

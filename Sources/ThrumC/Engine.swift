@@ -30,10 +30,27 @@ public func thrum_engine_xruns(_ engine: OpaquePointer?) -> UInt64 {
     engine.map { object($0, as: LibraryCalls.LiveEngine.self).xruns } ?? 0
 }
 
+@_cdecl("thrum_engine_output_time")
+public func thrum_engine_output_time(_ engine: OpaquePointer?, _ engineTime: Double) -> Double {
+    engine.flatMap { object($0, as: LibraryCalls.LiveEngine.self).outputTime(forEngineTime: engineTime) } ?? -1
+}
+
+@_cdecl("thrum_monotonic_now")
+public func thrum_monotonic_now() -> Double { LibraryCalls.monotonicNow() }
+
+@_cdecl("thrum_engine_finish")
+public func thrum_engine_finish(_ engine: OpaquePointer?, _ error: ErrorOut) -> Int32 {
+    status(error) {
+        guard let engine else { throw nullHandle("engine") }
+        try object(engine, as: LibraryCalls.LiveEngine.self).close()
+    }
+}
+
 @_cdecl("thrum_engine_close")
 public func thrum_engine_close(_ engine: OpaquePointer?) {
     guard let engine else { return }
-    object(engine, as: LibraryCalls.LiveEngine.self).close()
+    // The header's contract: close never fails; thrum_engine_finish first reports an onset log's failure.
+    try? object(engine, as: LibraryCalls.LiveEngine.self).close()
     release(engine, as: LibraryCalls.LiveEngine.self)
 }
 
@@ -60,6 +77,11 @@ private func withPlayer(_ player: OpaquePointer?, _ error: ErrorOut, _ body: (Li
 @_cdecl("thrum_player_start")
 public func thrum_player_start(_ player: OpaquePointer?, _ at: Double, _ error: ErrorOut) -> Int32 {
     withPlayer(player, error) { try $0.start(at: at) }
+}
+
+@_cdecl("thrum_player_start_at_monotonic")
+public func thrum_player_start_at_monotonic(_ player: OpaquePointer?, _ monotonicTime: Double, _ error: ErrorOut) -> Int32 {
+    withPlayer(player, error) { try $0.start(atMonotonicTime: monotonicTime) }
 }
 
 @_cdecl("thrum_player_stop")

@@ -4,6 +4,10 @@ import RenderCore
 import Thrum
 
 extension LibraryCalls {
+    /// CLOCK_MONOTONIC now, in seconds: the clock of `Player.start(atMonotonicTime:)` and of the onset log's
+    /// `dac_time`. Thread-safe.
+    package static func monotonicNow() -> Double { ThrumClock.monotonicNow() }
+
     /// A live engine on an ALSA device, set up from `thrum play`'s device options, with one engine per
     /// actuator locality on one device clock (as `thrum play PATTERN@NAME …`). Thread-safe: any method
     /// from any thread.
@@ -14,16 +18,21 @@ extension LibraryCalls {
         private let lock = NSLock()
         private var engines: [GCHapticsLocality: CHHapticEngine] = [:]
         private var closed = false
+        /// `--onset-log FILE.jsonl`: every onset played, written when the engine closes.
+        private let onsetLog: OnsetLog?
 
         /// The options of `thrum play` that set up the device and the engine.
         static let optionNames: Set<String> = [
             "device", "period", "periods", "sample-rate", "channels", "layout", "voices", "profile", "resources",
             "allow-any-path", "max-audio-bytes", "max-audio-seconds", "max-audio-memory", "haptics-from-audio", "preset",
+            "onset-log",
         ]
 
         /// Opens the device as `thrum play OPTIONS` does (a rate it lacks falls back to its nearest rate
-        /// unless `--sample-rate` asks for one) and starts the engine of every actuator.
-        /// - Throws: a ``Failure``: 64 a bad option, 65 a bad profile, 69 the device refuses or is missing.
+        /// unless `--sample-rate` asks for one) and starts the engine of every actuator. With
+        /// `--onset-log FILE.jsonl` every onset is logged as `thrum play --onset-log` logs it (see ``close()``).
+        /// - Throws: a ``Failure``: 64 a bad option, 65 a bad profile, 69 the device refuses or is missing,
+        ///   73 the onset log cannot be created.
         package init(options: [String]) throws {
             // alsa-lib prints its own errors to stderr; the failure carries them in one line instead (as the CLI).
             if ProcessInfo.processInfo.environment["THRUM_ALSA_DEBUG"] == nil {
@@ -31,6 +40,9 @@ extension LibraryCalls {
             }
             let arguments = try parseOptions(options, of: playCommand, allowed: Self.optionNames)
             var engineOptions = try EngineArguments.engineOptions(arguments, patternPaths: [], defaultChannels: .speakers)
+            let log = try arguments.value(.onsetLog).map { try OnsetLog(path: $0) }
+            onsetLog = log
+            if let log { engineOptions.onsetHandler = { log.record($0) } }
             // Bundled patterns find their audio as they do with `thrum play NAME`.
             if let audio = BundledResources.audio, !engineOptions.resourceRoots.contains(audio) {
                 engineOptions.resourceRoots.append(audio)
@@ -88,20 +100,42 @@ extension LibraryCalls {
             }
             do {
                 let engine = try engine(for: locality)
-                return Player(try engine.makeAdvancedPlayer(with: pattern.argument.pattern), name: pattern.name)
+                let player = try engine.makeAdvancedPlayer(with: pattern.argument.pattern)
+                if let onsetLog, let id = (player as? ThrumPlayerState)?.playerID {
+                    onsetLog.name(playerID: id, pattern: pattern.name, fallback: false)
+                }
+                return Player(player, engine: engine, name: pattern.name)
             } catch {
                 throw failure(error, patternPath: pattern.name)
             }
         }
 
-        /// Stops every player and closes the device after it has played what it was given.
-        package func close() {
+        /// The estimated CLOCK_MONOTONIC time (seconds) at which engine time `time` leaves the DAC; nil until
+        /// the device has played its first period, and once closed.
+        package func outputTime(forEngineTime time: Double) -> Double? {
+            (try? engine(for: .all))?.outputTime(forEngineTime: time)
+        }
+
+        /// Stops every player, closes the device after it has played what it was given, then writes the
+        /// onset log (every onset the device played; `{"lost_onsets":N}` last when some could not be
+        /// logged). Only the first call does anything.
+        /// - Throws: a ``Failure`` (74) when the onset log cannot be written (nothing is left then).
+        package func close() throws {
             let all = lock.withLock {
+                guard !closed else { return [CHHapticEngine]() }
                 closed = true
                 defer { engines = [:] }
                 return Array(engines.values)
             }
+            guard !all.isEmpty else { return }
+            // Every engine on the device shares one run and its onset reports: each reads the same count.
+            let lost = all.map(\.lostOnsetCount).max() ?? 0
             for engine in all { engine.stopDrainingOutput() }
+            do {
+                try onsetLog?.commit(lost: lost)
+            } catch {
+                throw failure(error)
+            }
         }
     }
 
@@ -109,10 +143,13 @@ extension LibraryCalls {
     /// Thread-safe: any method from any thread.
     package final class Player: @unchecked Sendable {
         let player: any CHHapticAdvancedPatternPlayer
+        /// The engine the player plays on (its clock).
+        let engine: CHHapticEngine
         let name: String
 
-        init(_ player: any CHHapticAdvancedPatternPlayer, name: String) {
+        init(_ player: any CHHapticAdvancedPatternPlayer, engine: CHHapticEngine, name: String) {
             self.player = player
+            self.engine = engine
             self.name = name
         }
 
@@ -127,6 +164,17 @@ extension LibraryCalls {
         /// Starts a new instance at engine time `time` (0: now).
         package func start(at time: Double) throws { try perform { try player.start(atTime: time) } }
         /// Stops at engine time `time` (0: now), with a 5 ms fade.
+        /// Starts a new instance on the frame that leaves the DAC at CLOCK_MONOTONIC time `monotonicTime`
+        /// (seconds), as `thrum play --start-at` does. Blocks until the device's DAC clock has settled (at
+        /// most 5 s).
+        /// - Throws: a ``Failure``: 64 when the time has passed or is nearer than the device's buffer can
+        ///   reach (the message names the earliest time), 69 when the device reports no timing.
+        package func start(atMonotonicTime monotonicTime: Double) throws {
+            guard monotonicTime.isFinite else {
+                throw UsageError(message: "the start time takes a CLOCK_MONOTONIC time in seconds, not \(monotonicTime)")
+            }
+            try start(at: try PlayTiming.engineTime(leavingDACAt: monotonicTime, on: engine, named: "the start time"))
+        }
         package func stop(at time: Double) throws { try perform { try player.stop(atTime: time) } }
         package func pause(at time: Double) throws { try perform { try player.pause(atTime: time) } }
         package func resume(at time: Double) throws { try perform { try player.resume(atTime: time) } }

@@ -21,15 +21,15 @@ struct PlayTiming {
     ///   (73) for a log that cannot be created.
     init(_ arguments: ParsedArguments) throws {
         startAt = try arguments.double(.startAt, in: 0...1e12)
-        if let startAt { try Self.requireFuture(startAt) }
+        if let startAt { try Self.requireFuture(startAt, named: "--start-at") }
         log = try arguments.value(.onsetLog).map { try OnsetLog(path: $0) }
     }
 
-    private static func requireFuture(_ time: Double) throws {
+    private static func requireFuture(_ time: Double, named name: String) throws {
         let now = ThrumClock.monotonicNow()
         guard time <= now else { return }
         throw UsageError(
-            message: "--start-at \(String(format: "%.6f", time)) is in the past: CLOCK_MONOTONIC reads "
+            message: "\(name) \(String(format: "%.6f", time)) is in the past: CLOCK_MONOTONIC reads "
                 + "\(String(format: "%.6f", now)) s now; give a later time")
     }
 
@@ -57,23 +57,32 @@ struct PlayTiming {
 
     /// The engine time the players start at: `CHHapticTimeImmediate`, or the engine time whose frame leaves
     /// the DAC at `--start-at`.
-    /// - Throws: `UsageError` when that time has passed or is nearer than the device's buffer can reach;
-    ///   `CommandFailure` (69) when the device reports no timing.
+    /// - Throws: as ``engineTime(leavingDACAt:on:named:)``.
     func startTime(_ engine: CHHapticEngine) throws -> TimeInterval {
         guard let startAt else { return CHHapticTimeImmediate }
+        return try Self.engineTime(leavingDACAt: startAt, on: engine, named: "--start-at")
+    }
+
+    /// The engine time whose frame leaves the DAC at CLOCK_MONOTONIC time `startAt` (seconds) on the running
+    /// `engine`, waiting at most 5 s for its DAC clock. `name` names the time in messages (`--start-at`).
+    /// - Throws: `UsageError` when that time has passed or is nearer than the device's buffer can reach;
+    ///   `CommandFailure` (69) when the device reports no timing.
+    static func engineTime(leavingDACAt startAt: Double, on engine: CHHapticEngine, named name: String) throws
+        -> TimeInterval
+    {
         guard engine.waitForOutputClock(timeout: 5) else {
-            throw CommandFailure(.unavailable, "the device reported no playback position within 5 s; cannot honour --start-at")
+            throw CommandFailure(.unavailable, "the device reported no playback position within 5 s; cannot honour \(name)")
         }
-        try Self.requireFuture(startAt)
+        try requireFuture(startAt, named: name)
         guard let time = engine.engineTime(forOutputTime: startAt) else {
-            throw CommandFailure(.unavailable, "the device stopped before --start-at could be scheduled")
+            throw CommandFailure(.unavailable, "the device stopped before \(name) could be scheduled")
         }
         // The render thread takes commands at its next period: the frames before it are rendered already.
         let earliest = engine.currentTime + 2 * Double(engine.periodFrames) / engine.options.sampleRate
         guard time >= earliest else {
             let soonest = engine.outputTime(forEngineTime: earliest) ?? startAt
             throw UsageError(
-                message: "--start-at \(String(format: "%.6f", startAt)) is too soon for the device's buffer; "
+                message: "\(name) \(String(format: "%.6f", startAt)) is too soon for the device's buffer; "
                     + "the earliest start now is \(String(format: "%.6f", soonest)) (give a time at least "
                     + "\(String(format: "%.0f", Double(engine.bufferFrames) * 1000 / engine.options.sampleRate + 50)) ms ahead)")
         }

@@ -2,11 +2,13 @@
  * Usage: thrum_test VERSION ONCE.wav OPTIONS.wav WORKDIR
  *   ONCE.wav:    `thrum render heartbeat --sample-rate 48000 --channels L,R,H --format float`
  *   OPTIONS.wav: `thrum render heartbeat --loops 2 --rate 1.5 --sample-rate 44100 --channels M+H --format float`
- * With THRUM_TEST_DEVICE set (an ALSA device, e.g. a PulseAudio null sink), it also plays on it.
+ * With THRUM_TEST_DEVICE set (an ALSA device, e.g. a PulseAudio null sink), it also plays on it, with an
+ * onset log and a start at a CLOCK_MONOTONIC time.
  * Expected values come from the thrum command (the oracle) and from the header's contract. */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <thrum.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,10 +112,13 @@ static void test_errors(const char *work) {
     CHECK(error && strcmp(error, "cannot open 'no-such-pattern.ahap': no such file (check the path)") == 0, "message: %s",
           error ? error : "(none)");
     thrum_free(error);
+    CHECK(thrum_last_status() == THRUM_STATUS_NO_INPUT, "last status of a missing file %d", thrum_last_status());
     CHECK(thrum_pattern_load("no-such-pattern.ahap", NULL) == NULL, "a missing file loads (NULL error pointer)");
+    CHECK(thrum_last_status() == THRUM_STATUS_NO_INPUT, "last status, NULL error pointer %d", thrum_last_status());
 
     CHECK(thrum_pattern_from_json("{", 1, &error) == NULL, "bad JSON loads");
     CHECK(starts_with(error, "<json>:1:"), "message: %s", error ? error : "(none)");
+    CHECK(thrum_last_status() == THRUM_STATUS_DATA, "last status of bad JSON %d", thrum_last_status());
     thrum_free(error);
     CHECK(thrum_pattern_from_haptic("{}", 2, &error) == NULL, "an empty .haptic loads");
     CHECK(starts_with(error, "<haptic>"), "message: %s", error ? error : "(none)");
@@ -124,7 +129,9 @@ static void test_errors(const char *work) {
     const char *json = "{\"Version\":1,\"Pattern\":[{\"Event\":{\"EventType\":\"HapticTransient\",\"Time\":0}}]}";
     thrum_pattern *pattern = thrum_pattern_from_json(json, strlen(json), &error);
     CHECK(pattern && !error, "from_json: %s", error ? error : "");
+    CHECK(thrum_last_status() == THRUM_STATUS_OK, "last status of a success %d", thrum_last_status());
     CHECK(thrum_render(pattern, 10, "L,R,H", NULL, 0, &error) == -1, "rate 10 renders");
+    CHECK(thrum_last_status() == THRUM_STATUS_USAGE, "last status of rate 10 %d", thrum_last_status());
     CHECK(error && strcmp(error, "--sample-rate takes a whole number from 1000 to 768000, not '10'") == 0, "message: %s",
           error ? error : "(none)");
     thrum_free(error);
@@ -168,7 +175,21 @@ static void test_errors(const char *work) {
     const char *device[] = {"--device", "thrum_no_such_device"};
     CHECK(thrum_engine_open(device, 2, &error) == NULL, "a missing device opens");
     CHECK(starts_with(error, "cannot open ALSA device 'thrum_no_such_device'"), "message: %s", error ? error : "(none)");
+    CHECK(thrum_last_status() == THRUM_STATUS_UNAVAILABLE, "last status of a missing device %d", thrum_last_status());
     thrum_free(error);
+    snprintf(path, sizeof path, "%s/no-such-folder/onsets.jsonl", work);
+    const char *log_elsewhere[] = {"--device", "thrum_no_such_device", "--onset-log", path};
+    CHECK(thrum_engine_open(log_elsewhere, 4, &error) == NULL, "an onset log in a missing folder opens");
+    CHECK(thrum_last_status() == THRUM_STATUS_CANT_CREATE && starts_with(error, "cannot create onset log '"),
+          "status %d, message: %s", thrum_last_status(), error ? error : "(none)");
+    thrum_free(error);
+    const char *start_at[] = {"--start-at", "1"};
+    CHECK(thrum_engine_open(start_at, 2, &error) == NULL && thrum_last_status() == THRUM_STATUS_USAGE,
+          "--start-at is a player call (thrum_player_start_at_monotonic), not an engine option");
+    thrum_free(error);
+    CHECK(thrum_engine_finish(NULL, &error) == THRUM_STATUS_USAGE && error, "finish NULL");
+    thrum_free(error);
+    CHECK(thrum_engine_output_time(NULL, 0) == -1, "output time of NULL");
     const char *period[] = {"--period", "3"};
     CHECK(thrum_engine_open(period, 2, &error) == NULL, "period 3 opens");
     CHECK(error && strcmp(error, "--period takes a whole number from 16 to 8192, not '3'") == 0, "message: %s",
@@ -265,6 +286,88 @@ static void test_live(const char *device) {
     thrum_pattern_free(pattern);
 }
 
+/* The timing test's pattern: transients at these pattern times, which the onset log must report. */
+#define TIMED_EVENTS 4
+static const double event_times[TIMED_EVENTS] = {0, 0.125, 0.3, 0.5};
+
+/* Plays the timed pattern with --onset-log, started at a CLOCK_MONOTONIC time, and checks the log: one line
+ * per event, its pattern times those of the file, frames spaced as the file's times at 48 kHz, DAC times
+ * increasing, and the first onset leaving the DAC within one period (1024 frames, 21.3 ms) of the asked
+ * time. */
+static void test_timing(const char *device, const char *work) {
+    char *error = NULL;
+    char path[4096], log_path[4096], json[1024];
+    int length = snprintf(json, sizeof json, "{\"Version\":1,\"Pattern\":[");
+    for (int i = 0; i < TIMED_EVENTS; i++) {
+        length += snprintf(json + length, sizeof json - (size_t)length,
+                           "%s{\"Event\":{\"EventType\":\"HapticTransient\",\"Time\":%.3f}}", i ? "," : "", event_times[i]);
+    }
+    snprintf(json + length, sizeof json - (size_t)length, "]}\n");
+    snprintf(path, sizeof path, "%s/timed.ahap", work);
+    write_file(path, json);
+    snprintf(log_path, sizeof log_path, "%s/onsets.jsonl", work);
+    const char *options[] = {"--device", device, "--channels", "L,R,H", "--sample-rate", "48000", "--period", "1024",
+                             "--onset-log", log_path};
+    thrum_engine *engine = thrum_engine_open(options, 10, &error);
+    CHECK(engine && !error, "engine_open with --onset-log: %s", error ? error : "");
+    if (!engine) return;
+    thrum_pattern *pattern = thrum_pattern_load(path, &error);
+    thrum_player *player = thrum_player_new(engine, pattern, NULL, &error);
+    CHECK(player && !error, "player_new: %s", error ? error : "");
+    volatile int ended = 0;
+    thrum_player_set_completion(player, completed, (void *)&ended);
+    CHECK(thrum_player_start_at_monotonic(player, thrum_monotonic_now() - 1, &error) == THRUM_STATUS_USAGE &&
+              error && strstr(error, "is in the past"),
+          "a start in the past: %s", error ? error : "(accepted)");
+    thrum_free(error);
+    double asked = thrum_monotonic_now() + 0.8;
+    CHECK(thrum_player_start_at_monotonic(player, asked, &error) == 0, "start at: %s", error ? error : "");
+    for (int i = 0; i < 500 && ended == 0; i++) sleep_ms(10);
+    CHECK(ended == 1, "the timed pattern did not end");
+    CHECK(thrum_engine_output_time(engine, thrum_engine_time(engine)) > asked, "output time of now");
+    CHECK(thrum_engine_finish(engine, &error) == 0, "finish: %s", error ? error : "");
+    CHECK(thrum_engine_finish(engine, &error) == 0, "a second finish");
+
+    FILE *log = fopen(log_path, "r");
+    CHECK(log != NULL, "no onset log at %s", log_path);
+    char line[1024];
+    int count = 0;
+    unsigned long long frames[TIMED_EVENTS] = {0};
+    double dac[TIMED_EVENTS] = {0};
+    while (log && fgets(line, sizeof line, log)) {
+        double pattern_time = -1, engine_time = -1, dac_time = -1;
+        unsigned long long frame = 0;
+        int fields = sscanf(line, "{\"pattern_time\":%lf,\"stream_frame\":%llu,\"engine_time\":%lf,\"dac_time\":%lf",
+                            &pattern_time, &frame, &engine_time, &dac_time);
+        CHECK(fields == 4, "line %d of the onset log: %s", count + 1, line);
+        if (count < TIMED_EVENTS && fields == 4) {
+            CHECK(fabs(pattern_time - event_times[count]) < 1e-9, "onset %d at pattern time %f, the file says %f", count,
+                  pattern_time, event_times[count]);
+            CHECK(fabs(engine_time * 48000 - (double)frame) < 1e-6, "engine time %f of frame %llu", engine_time, frame);
+            frames[count] = frame;
+            dac[count] = dac_time;
+        }
+        count++;
+    }
+    if (log) fclose(log);
+    CHECK(count == TIMED_EVENTS, "%d lines in the onset log, %d events in the pattern", count, TIMED_EVENTS);
+    for (int i = 1; i < TIMED_EVENTS && count == TIMED_EVENTS; i++) {
+        long long spacing = (long long)(frames[i] - frames[0]);
+        long long expected = llround(event_times[i] * 48000);
+        CHECK(frames[i] > frames[i - 1] && llabs(spacing - expected) <= 1, "onset %d %lld frames after the first, not %lld",
+              i, spacing, expected);
+        CHECK(dac[i] > dac[i - 1], "DAC times %f then %f", dac[i - 1], dac[i]);
+    }
+    if (count == TIMED_EVENTS) {
+        printf("thrum_test: the start asked for CLOCK_MONOTONIC %.6f left the DAC at %.6f (%+.3f ms)\n", asked, dac[0],
+               (dac[0] - asked) * 1000);
+        CHECK(fabs(dac[0] - asked) < 1024.0 / 48000, "the start landed %.3f ms from the asked time", (dac[0] - asked) * 1000);
+    }
+    thrum_engine_close(engine);
+    thrum_player_free(player);
+    thrum_pattern_free(pattern);
+}
+
 int main(int argc, char **argv) {
     if (argc != 5) {
         fprintf(stderr, "usage: thrum_test VERSION ONCE.wav OPTIONS.wav WORKDIR\n");
@@ -277,6 +380,7 @@ int main(int argc, char **argv) {
     const char *device = getenv("THRUM_TEST_DEVICE");
     if (device && *device) {
         test_live(device);
+        test_timing(device, argv[4]);
     } else {
         printf("thrum_test: live playback skipped (THRUM_TEST_DEVICE is not set)\n");
     }

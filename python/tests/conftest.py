@@ -23,14 +23,19 @@ def run_cli(*arguments: str) -> subprocess.CompletedProcess:
     return subprocess.run([cli(), *arguments], capture_output=True, text=True, timeout=300)
 
 
-def cli_error(command: str, *arguments: str) -> str:
-    """The one-line message `thrum COMMAND ARGUMENTS` fails with, without `thrum COMMAND: `."""
+def cli_failure(command: str, *arguments: str) -> tuple:
+    """(the one-line message `thrum COMMAND ARGUMENTS` fails with, without `thrum COMMAND: `; its exit status)."""
     result = run_cli(command, *arguments)
     assert result.returncode != 0, f"thrum {command} {arguments} succeeded"
     line = result.stderr.strip().splitlines()[-1]
     prefix = f"thrum {command}: "
     assert line.startswith(prefix), line
-    return line[len(prefix):]
+    return line[len(prefix):], result.returncode
+
+
+def cli_error(command: str, *arguments: str) -> str:
+    """The one-line message `thrum COMMAND ARGUMENTS` fails with, without `thrum COMMAND: `."""
+    return cli_failure(command, *arguments)[0]
 
 
 def read_float_wav(path: Path) -> tuple:

@@ -2,7 +2,7 @@
 import pytest
 
 import thrum
-from conftest import REPOSITORY, cli_error, run_cli
+from conftest import REPOSITORY, cli_error, cli_failure, run_cli
 
 
 @pytest.fixture
@@ -13,7 +13,8 @@ def beat():
 def test_missing_pattern_file():
     with pytest.raises(thrum.ThrumError) as raised:
         thrum.Pattern.load("no-such-pattern.ahap")
-    assert str(raised.value) == cli_error("render", "no-such-pattern.ahap", "-o", "/tmp/never.wav")
+    message, status = cli_failure("render", "no-such-pattern.ahap", "-o", "/tmp/never.wav")
+    assert (str(raised.value), raised.value.status) == (message, status)
     assert str(raised.value) == "cannot open 'no-such-pattern.ahap': no such file (check the path)"
 
 
@@ -22,7 +23,8 @@ def test_pattern_with_errors(tmp_path):
     bad.write_text('{"Version": 1, "Pattern": [{"Event": {"EventType": "HapticTransient", "Time": -1}}]}')
     with pytest.raises(thrum.ThrumError) as raised:
         thrum.Pattern.load(str(bad))
-    assert str(raised.value) == cli_error("render", str(bad), "-o", str(tmp_path / "x.wav"))
+    message, status = cli_failure("render", str(bad), "-o", str(tmp_path / "x.wav"))
+    assert (str(raised.value), raised.value.status) == (message, status)
 
 
 @pytest.mark.parametrize("text", ["{", "[]", '{"Version": 1, "Pattern": [{"Event": {"EventType": "Buzz", "Time": 0}}]}'])
@@ -30,6 +32,7 @@ def test_bad_json(text):
     with pytest.raises(thrum.ThrumError) as raised:
         thrum.Pattern.from_json(text)
     assert str(raised.value).startswith("<json>:")
+    assert raised.value.status == 65  # EX_DATAERR, as `thrum render` of a bad file (test_pattern_with_errors)
 
 
 def test_bad_haptic_text():
@@ -52,7 +55,8 @@ def test_bad_haptic_text():
 def test_bad_render_options(beat, tmp_path, options, cli_options):
     with pytest.raises(thrum.ThrumError) as raised:
         thrum.render(beat, **options)
-    assert str(raised.value) == cli_error("render", "heartbeat", "-o", str(tmp_path / "x.wav"), *cli_options)
+    message, status = cli_failure("render", "heartbeat", "-o", str(tmp_path / "x.wav"), *cli_options)
+    assert (str(raised.value), raised.value.status) == (message, status)
 
 
 def test_render_longer_than_600_s_needs_duration(tmp_path):
@@ -100,13 +104,30 @@ def test_write_errors(beat, tmp_path):
 def test_engine_on_a_missing_device():
     with pytest.raises(thrum.ThrumError) as raised:
         thrum.Engine(device="thrum_no_such_device", channels="L,R")
-    assert str(raised.value) == cli_error("play", "heartbeat", "-d", "thrum_no_such_device", "--channels", "L,R")
+    message, status = cli_failure("play", "heartbeat", "-d", "thrum_no_such_device", "--channels", "L,R")
+    assert (str(raised.value), raised.value.status) == (message, status)
+
+
+def test_onset_log_in_a_missing_folder(tmp_path):
+    log = tmp_path / "missing-folder" / "onsets.jsonl"
+    with pytest.raises(thrum.ThrumError) as raised:
+        thrum.Engine(device="thrum_no_such_device", onset_log=log)
+    message, status = cli_failure("play", "heartbeat", "-d", "thrum_no_such_device", "--onset-log", str(log))
+    assert (str(raised.value), raised.value.status) == (message, status)
+    assert status == 73
+
+
+def test_start_at_is_a_player_call_not_an_engine_option():
+    with pytest.raises(thrum.ThrumError) as raised:
+        thrum.Engine(device="thrum_no_such_device", start_at=1)
+    assert str(raised.value).startswith("unknown option '--start-at'") and raised.value.status == 64
 
 
 def test_engine_options_are_checked():
     with pytest.raises(thrum.ThrumError) as raised:
         thrum.Engine(device="default", period=3)
-    assert str(raised.value) == cli_error("play", "heartbeat", "--period", "3")
+    message, status = cli_failure("play", "heartbeat", "--period", "3")
+    assert (str(raised.value), raised.value.status) == (message, status)
     with pytest.raises(thrum.ThrumError) as raised:
         thrum.Engine(device="default", watch=True)
     assert str(raised.value).startswith("unknown option '--watch'")

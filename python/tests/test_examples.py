@@ -52,11 +52,18 @@ def test_c_render_to_file(tmp_path):
 
 
 def check_stimulus_log(path: Path):
+    """The example's log joins its 10 trials, 400 ms apart, with the engine's onset log (onsets.jsonl beside
+    it): each stimulus (a pattern of one event at Time 0) played 0.4 s of frames after the one before, at
+    the 48 kHz the null sink runs at, and left the DAC 0.4 s after it (the DAC estimate, within 2 ms)."""
     lines = [json.loads(line) for line in path.read_text().splitlines()]
     assert [line["trial"] for line in lines] == list(range(10))
     assert sorted(line["intensity"] for line in lines) == sorted([0.2, 0.4, 0.6, 0.8, 1.0] * 2)
     gaps = np.diff([line["scheduled"] for line in lines])
     assert np.allclose(gaps, 0.4, atol=1e-6)
+    assert np.abs(np.diff([line["stream_frame"] for line in lines]) - 0.4 * 48000).max() <= 1
+    assert np.allclose(np.diff([line["dac_time"] for line in lines]), 0.4, atol=0.002)
+    onsets = [json.loads(line) for line in (path.parent / "onsets.jsonl").read_text().splitlines()]
+    assert len(onsets) == 10 and {o["pattern_time"] for o in onsets} == {0} and {o["event"] for o in onsets} == {0}
 
 
 @pulse

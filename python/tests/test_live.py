@@ -1,6 +1,7 @@
 """Live playback through ALSA 'pulse' into the PulseAudio null sink, captured from its monitor: what the
 engine plays equals the offline render of the same pattern and transport (the render is the oracle, as
 `thrum render` is for `thrum play`)."""
+import json
 import time
 
 import numpy as np
@@ -96,3 +97,36 @@ def test_player_errors_raise():
     with pytest.raises(thrum.ThrumError) as raised:
         engine.player(thrum.Pattern.load("heartbeat"))
     assert str(raised.value) == "the engine is closed"
+
+
+# The timing test's pattern: transients at these pattern times, which the onset log must report.
+EVENT_TIMES = [0.0, 0.125, 0.3, 0.5]
+
+
+@pulse
+def test_onset_log_and_scheduled_start(tmp_path):
+    path = tmp_path / "timed.ahap"
+    path.write_text(json.dumps({"Version": 1, "Pattern": [
+        {"Event": {"EventType": "HapticTransient", "Time": t}} for t in EVENT_TIMES]}))
+    log = tmp_path / "onsets.jsonl"
+    with thrum.Engine(device="pulse", channels="L,R,H", sample_rate=48000, period=1024, onset_log=log) as engine:
+        player = engine.player(thrum.Pattern.load(path))
+        with pytest.raises(thrum.ThrumError) as raised:
+            player.start(monotonic=thrum.monotonic_now() - 1)
+        assert raised.value.status == 64 and "is in the past" in str(raised.value)
+        asked = time.clock_gettime(time.CLOCK_MONOTONIC) + 0.8  # Python's own reading of the clock
+        player.start(monotonic=asked)
+        assert player.wait(timeout=5), "playback did not end"
+        assert engine.output_time(engine.time) > asked
+    onsets = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [o["pattern_time"] for o in onsets] == EVENT_TIMES
+    assert [o["event"] for o in onsets] == list(range(len(EVENT_TIMES)))
+    assert {o["pattern"] for o in onsets} == {str(path)} and {o["type"] for o in onsets} == {"HapticTransient"}
+    frames = np.array([o["stream_frame"] for o in onsets])
+    assert np.all(np.diff(frames) > 0)
+    assert np.abs((frames - frames[0]) - np.round(np.array(EVENT_TIMES) * 48000)).max() <= 1
+    assert [o["engine_time"] for o in onsets] == pytest.approx(list(frames / 48000), abs=1e-9)
+    dac = np.array([o["dac_time"] for o in onsets])
+    assert np.all(np.diff(dac) > 0)
+    print(f"start asked for {asked:.6f}, left the DAC at {dac[0]:.6f} ({(dac[0] - asked) * 1000:+.3f} ms)")
+    assert abs(dac[0] - asked) < 1024 / 48000  # within one period

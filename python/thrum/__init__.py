@@ -9,6 +9,10 @@ through ALSA, with the same engine, options and messages as the ``thrum`` comman
 ...     player = engine.player(p); player.loop = True; player.rate = 1.5
 ...     player.start(); player.seek(0.5); player.pause(); player.resume(); player.stop()
 
+Timing (docs/timing.md): ``Engine(onset_log="onsets.jsonl")`` logs every event onset played (pattern time,
+stream frame, estimated DAC time on CLOCK_MONOTONIC) as ``thrum play --onset-log`` does;
+``player.start(monotonic=thrum.monotonic_now() + 0.5)`` starts on the frame that leaves the DAC then.
+
 Every failure raises :class:`ThrumError` with the command's one-line message. Thread safety: patterns and
 diagnostics are immutable; an Engine and its Players may be used from several threads; ``render`` may run
 in several threads at once (each call has its own renderer).
@@ -27,7 +31,7 @@ from . import _native
 from ._native import ThrumError, lib as _lib
 
 __all__ = ["__version__", "ThrumError", "Pattern", "Diagnostic", "render", "check", "convert", "analyze", "Engine",
-           "Player"]
+           "Player", "monotonic_now"]
 
 ThrumError.__module__ = "thrum"  # shown as thrum.ThrumError in tracebacks
 
@@ -217,20 +221,30 @@ def analyze(sound: PathLike, output: PathLike, **settings: Any) -> Pattern:
     return Pattern.load(output)
 
 
+def monotonic_now() -> float:
+    """CLOCK_MONOTONIC now, in seconds: the clock of ``Player.start(monotonic=…)``, ``Engine.output_time`` and
+    the onset log's ``dac_time`` (``time.clock_gettime(time.CLOCK_MONOTONIC)`` reads the same clock)."""
+    return float(_lib.thrum_monotonic_now())
+
+
 class Engine:
     """A live engine on an ALSA device: patterns play through :meth:`player` on one clock.
 
     Set up as ``thrum play`` sets up its device: device (``"default"``, ``"hw:0"``, ``"pulse"``, …),
     channels (default ``"L+H,R+H"``) or layout, sample_rate (default 48000; without it a rate the device
     lacks falls back to its nearest), period (frames, default 256), periods (default 4), profile, voices,
-    resources, allow_any_path, haptics_from_audio, preset. Use it as a context manager, or call
+    resources, allow_any_path, haptics_from_audio, preset. onset_log: a ``.jsonl`` file that gets one JSON
+    line per event onset played, as ``thrum play --onset-log`` writes it (``pattern_time``, ``stream_frame``,
+    ``engine_time``, ``dac_time`` on CLOCK_MONOTONIC, ``pattern``, ``player``, ``instance``, ``event``,
+    ``type``, ``loop``; docs/timing.md), written when the engine closes. Use it as a context manager, or call
     :meth:`close`. Thread-safe.
     """
 
     def __init__(self, device: str = "default", channels: Optional[str] = None, sample_rate: Optional[int] = None,
-                 period: Optional[int] = None, periods: Optional[int] = None, **options: Any):
+                 period: Optional[int] = None, periods: Optional[int] = None, onset_log: Optional[PathLike] = None,
+                 **options: Any):
         arguments = {"device": device, "channels": channels, "sample_rate": sample_rate, "period": period,
-                     "periods": periods, **options}
+                     "periods": periods, "onset_log": onset_log, **options}
         array, count = _native.strings_of(_native.options(arguments))
         self._handle = _native.call(_lib.thrum_engine_open, array, count, failed=lambda h: not h)
         self.device = device
@@ -257,6 +271,12 @@ class Engine:
         loaded machine; a larger ``period`` helps)."""
         return int(_lib.thrum_engine_xruns(self._open()))
 
+    def output_time(self, engine_time: float) -> Optional[float]:
+        """The estimated CLOCK_MONOTONIC time (seconds) at which the frame of ``engine_time`` leaves the DAC;
+        None until the device has played its first periods."""
+        seconds = _lib.thrum_engine_output_time(self._open(), engine_time)
+        return None if seconds < 0 else float(seconds)
+
     def player(self, pattern: Pattern, actuator: Optional[str] = None) -> "Player":
         """A player of ``pattern`` on this engine (on the actuators of ``actuator``: a name of the channel map
         or a group such as ``"handles"``; None: every actuator). Loads its audio files. Raises ThrumError."""
@@ -265,10 +285,15 @@ class Engine:
         return Player(handle, self)
 
     def close(self) -> None:
-        """Stops every player, lets the device play what it was given, and closes it. Idempotent."""
+        """Stops every player, lets the device play what it was given, closes it and writes the onset log.
+        Idempotent. Raises ThrumError (status 74) when the onset log cannot be written (the engine is closed
+        all the same)."""
         handle, self._handle = self._handle, None
         if handle:
-            _lib.thrum_engine_close(handle)
+            try:
+                _native.call_status(_lib.thrum_engine_finish, handle)
+            finally:
+                _lib.thrum_engine_close(handle)
 
     def _open(self) -> int:
         if not self._handle:
@@ -305,10 +330,17 @@ class Player:
         self._callback = _native.COMPLETION(self._completed)  # kept: the C side holds its address
         _lib.thrum_player_set_completion(self._handle, self._callback, None)
 
-    def start(self, at: float = 0) -> None:
-        """Plays a new instance of the pattern from its start (or from a seek made while stopped)."""
+    def start(self, at: float = 0, *, monotonic: Optional[float] = None) -> None:
+        """Plays a new instance of the pattern from its start (or from a seek made while stopped), at engine
+        time ``at``, or with ``monotonic`` on the frame that leaves the DAC at that CLOCK_MONOTONIC time
+        (seconds, see :func:`monotonic_now`), as ``thrum play --start-at`` does: that call waits until the
+        device's clock has settled (at most 5 s) and raises ThrumError (64) for a time that has passed or
+        is nearer than the device's buffer reaches (the message names the earliest time)."""
         self._finished.clear()
-        _native.call_status(_lib.thrum_player_start, self._handle, at)
+        if monotonic is None:
+            _native.call_status(_lib.thrum_player_start, self._handle, at)
+        else:
+            _native.call_status(_lib.thrum_player_start_at_monotonic, self._handle, float(monotonic))
 
     def stop(self, at: float = 0) -> None:
         """Stops every instance, with a 5 ms fade."""

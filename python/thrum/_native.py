@@ -19,8 +19,8 @@ COMPLETION = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_char
 class ThrumError(Exception):
     """A call failed: ``str(error)`` is the one-line message the ``thrum`` command prints for the same
     mistake (after ``thrum COMMAND:``). ``error.status`` is the command's exit code for it (64 usage, 65 bad
-    data, 66 missing file, 69 no device, 70 internal error, 74 cannot write) for calls whose C function
-    returns a status (check, convert, analyze, Pattern.write and the player's transport), else None."""
+    data, 66 missing file, 69 no device, 70 internal error, 73 cannot create, 74 cannot write), for every
+    call; None only for errors raised by Python itself."""
 
     def __init__(self, message: str, status: Optional[int] = None):
         super().__init__(message)
@@ -40,6 +40,7 @@ lib = ctypes.CDLL(_library_path())
 _signatures: dict[str, tuple[Any, list[Any]]] = {
     "thrum_version": (ctypes.c_char_p, []),
     "thrum_free": (None, [ctypes.c_void_p]),
+    "thrum_last_status": (ctypes.c_int, []),
     "thrum_pattern_load": (_handle, [ctypes.c_char_p, _error]),
     "thrum_pattern_from_json": (_handle, [ctypes.c_char_p, ctypes.c_size_t, _error]),
     "thrum_pattern_from_haptic": (_handle, [ctypes.c_char_p, ctypes.c_size_t, _error]),
@@ -68,9 +69,13 @@ _signatures: dict[str, tuple[Any, list[Any]]] = {
     "thrum_engine_sample_rate": (ctypes.c_double, [_handle]),
     "thrum_engine_channels": (ctypes.c_int32, [_handle]),
     "thrum_engine_xruns": (ctypes.c_uint64, [_handle]),
+    "thrum_engine_output_time": (ctypes.c_double, [_handle, ctypes.c_double]),
+    "thrum_monotonic_now": (ctypes.c_double, []),
+    "thrum_engine_finish": (ctypes.c_int, [_handle, _error]),
     "thrum_engine_close": (None, [_handle]),
     "thrum_player_new": (_handle, [_handle, _handle, ctypes.c_char_p, _error]),
     "thrum_player_start": (ctypes.c_int, [_handle, ctypes.c_double, _error]),
+    "thrum_player_start_at_monotonic": (ctypes.c_int, [_handle, ctypes.c_double, _error]),
     "thrum_player_stop": (ctypes.c_int, [_handle, ctypes.c_double, _error]),
     "thrum_player_pause": (ctypes.c_int, [_handle, ctypes.c_double, _error]),
     "thrum_player_resume": (ctypes.c_int, [_handle, ctypes.c_double, _error]),
@@ -147,8 +152,9 @@ def call(function: Callable[..., Any], *arguments: Any, failed: Callable[[Any], 
     error = _owned()
     result = function(*arguments, ctypes.byref(error))
     if failed(result):
+        status = lib.thrum_last_status()  # read first: nothing else on this thread may call in between
         message = take_string(error) or "libthrum call failed without a message"
-        raise ThrumError(message, result if isinstance(result, int) and result > 0 else None)
+        raise ThrumError(message, status)
     take_string(error)
     return result
 
