@@ -53,6 +53,31 @@ def test_long_render_spans_many_blocks(tmp_path):
     assert np.array_equal(samples.view(np.uint32), expected.view(np.uint32))
 
 
+def test_render_into_a_reused_array_equals_the_cli(tmp_path):
+    expected = cli_render(tmp_path, "heartbeat", "--loops", "2", "--channels", "M+H")
+    out = np.full((len(expected) + 1000, 1), np.nan, dtype=np.float32)
+    pattern = thrum.Pattern.load("heartbeat")
+    for _ in range(2):  # the second render overwrites the first in the same memory
+        samples = thrum.render(pattern, loops=2, channels="M+H", out=out)
+        assert np.shares_memory(samples, out) and samples.shape == expected.shape
+        assert np.array_equal(samples.view(np.uint32), expected.view(np.uint32))
+    exact = np.empty_like(expected)
+    assert np.array_equal(thrum.render(pattern, loops=2, channels="M+H", out=exact), expected)
+
+
+@pytest.mark.parametrize("out, message", [
+    (np.empty((24000, 3), dtype=np.float32), "out= has room for 24000 frames and the render is longer"),
+    (np.empty((96000, 3), dtype=np.float64), "out= takes a writable C-contiguous float32 array of shape (frames, 3)"),
+    (np.empty((96000, 2), dtype=np.float32), "out= takes a writable C-contiguous float32 array of shape (frames, 3)"),
+    (np.empty((3, 96000), dtype=np.float32).T, "out= takes a writable C-contiguous float32 array of shape (frames, 3)"),
+])
+def test_render_into_an_unfit_array_raises(out, message):
+    # heartbeat lasts 1 s (Pattern.duration; test_duration_is_the_patterns): more than 24000 frames at 48 kHz.
+    with pytest.raises(thrum.ThrumError) as raised:
+        thrum.render(thrum.Pattern.load("heartbeat"), out=out)
+    assert str(raised.value).startswith(message) and raised.value.status == 64
+
+
 def test_from_json_str_and_dict_render_as_the_file(tmp_path):
     path = REPOSITORY / "Resources/Patterns/heartbeat.ahap"
     text = path.read_text()

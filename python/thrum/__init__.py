@@ -125,7 +125,8 @@ def render(pattern: Pattern, sample_rate: int = 48000, channels: str = "L,R,H", 
            seek: Optional[float] = None, duration: Optional[float] = None, layout: Optional[str] = None,
            profile: Union[None, str, Sequence[str]] = None, voices: Optional[int] = None,
            resources: Union[None, PathLike, Sequence[PathLike]] = None, allow_any_path: bool = False,
-           haptics_from_audio: bool = False, preset: Optional[str] = None) -> np.ndarray:
+           haptics_from_audio: bool = False, preset: Optional[str] = None,
+           out: Optional[np.ndarray] = None) -> np.ndarray:
     """Renders ``pattern`` offline: the samples ``thrum render PATTERN --format float`` writes with the same
     options, sample for sample, as a float32 array of shape (frames, channels).
 
@@ -135,7 +136,10 @@ def render(pattern: Pattern, sample_rate: int = 48000, channels: str = "L,R,H", 
     seconds in; duration: exactly this many seconds (without it a render ends with the pattern's release
     tails and may last at most 600 s). layout, profile (``"lra"``, a JSON file, or ``"NAME=PROFILE"``;
     several in a list), voices, resources, allow_any_path, haptics_from_audio, preset: as the command's
-    options of those names. Raises ThrumError with the command's message for a bad option or pattern.
+    options of those names. out: a writable C-contiguous float32 array of shape (N, channels) to render into
+    (reusing one skips the cost of fresh memory, which can exceed the render's own); the result is then the
+    view ``out[:frames]``, and an ``out`` shorter than the render raises ThrumError (64). Raises ThrumError
+    with the command's message for a bad option or pattern.
     """
     arguments = {"loops": loops, "loop": loop, "loop_end": loop_end, "rate": rate, "seek": seek,
                  "duration": duration, "sample_rate": sample_rate, "layout": layout, "voices": voices,
@@ -147,6 +151,8 @@ def render(pattern: Pattern, sample_rate: int = 48000, channels: str = "L,R,H", 
     renderer = _native.call(_lib.thrum_renderer_open, pattern._handle, array, count, failed=lambda h: not h)
     try:
         width = _lib.thrum_renderer_channels(renderer)
+        if out is not None:
+            return _render_into(renderer, out, width)
         # One array, sized for the expected length plus 0.25 s of release tails and doubled if that is short,
         # then shrunk in place: the samples are written once, where they stay.
         seconds = duration if duration else pattern.duration * max(loops or 1, 1) / (rate or 1.0) - (seek or 0)
@@ -168,6 +174,20 @@ def render(pattern: Pattern, sample_rate: int = 48000, channels: str = "L,R,H", 
         return out
     finally:
         _lib.thrum_renderer_free(renderer)
+
+
+def _render_into(renderer: int, out: np.ndarray, width: int) -> np.ndarray:
+    """Renders all of ``renderer`` into ``out`` (see :func:`render`); returns ``out[:frames]``."""
+    if not (isinstance(out, np.ndarray) and out.dtype == np.float32 and out.ndim == 2 and out.shape[1] == width
+            and out.flags.c_contiguous and out.flags.writeable):
+        raise ThrumError(f"out= takes a writable C-contiguous float32 array of shape (frames, {width})", 64)
+    frames = _native.call(_lib.thrum_renderer_read, renderer, out.ctypes.data, len(out), failed=lambda n: n < 0)
+    if frames == len(out):
+        probe = np.empty((1, width), dtype=np.float32)
+        if _native.call(_lib.thrum_renderer_read, renderer, probe.ctypes.data, 1, failed=lambda n: n < 0):
+            raise ThrumError(f"out= has room for {len(out)} frames and the render is longer (give a larger array, "
+                             "or duration=)", 64)
+    return out[:frames]
 
 
 def check(path: PathLike, *, strict: bool = False, sample_rate: Optional[int] = None, voices: Optional[int] = None,
@@ -307,8 +327,9 @@ class Engine:
         self.close()
 
     def __del__(self) -> None:
-        if getattr(self, "_handle", None) and _lib is not None:
-            self.close()
+        handle, self._handle = getattr(self, "_handle", None), None
+        if handle and _lib is not None:
+            _lib.thrum_engine_close(handle)  # no exception from a finalizer: an onset log's failure is lost
 
 
 class Player:
