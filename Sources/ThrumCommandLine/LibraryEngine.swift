@@ -163,7 +163,6 @@ extension LibraryCalls {
 
         /// Starts a new instance at engine time `time` (0: now).
         package func start(at time: Double) throws { try perform { try player.start(atTime: time) } }
-        /// Stops at engine time `time` (0: now), with a 5 ms fade.
         /// Starts a new instance on the frame that leaves the DAC at CLOCK_MONOTONIC time `monotonicTime`
         /// (seconds), as `thrum play --start-at` does. Blocks until the device's DAC clock has settled (at
         /// most 5 s).
@@ -175,6 +174,7 @@ extension LibraryCalls {
             }
             try start(at: try PlayTiming.engineTime(leavingDACAt: monotonicTime, on: engine, named: "the start time"))
         }
+        /// Stops at engine time `time` (0: now), with a 5 ms fade.
         package func stop(at time: Double) throws { try perform { try player.stop(atTime: time) } }
         package func pause(at time: Double) throws { try perform { try player.pause(atTime: time) } }
         package func resume(at time: Double) throws { try perform { try player.resume(atTime: time) } }
