@@ -53,17 +53,22 @@ def test_c_render_to_file(tmp_path):
 
 def check_stimulus_log(path: Path):
     """The example's log joins its 10 trials, 400 ms apart, with the engine's onset log (onsets.jsonl beside
-    it): each stimulus (a pattern of one event at Time 0) played 0.4 s of frames after the one before, at
-    the 48 kHz the null sink runs at, and left the DAC 0.4 s after it (the DAC estimate, within 2 ms)."""
+    it): one onset per stimulus (a pattern of one event at Time 0), 0.4 s of frames after the one before at
+    the 48 kHz the null sink runs at, each trial with its onset's frame and DAC time. (How close a DAC time
+    is to the instant a card played the frame is measured on the simulated card: docs/timing.md. On the
+    null sink an underrun of a loaded machine delays every later frame, so the DAC times are only
+    checked to increase.)"""
     lines = [json.loads(line) for line in path.read_text().splitlines()]
     assert [line["trial"] for line in lines] == list(range(10))
     assert sorted(line["intensity"] for line in lines) == sorted([0.2, 0.4, 0.6, 0.8, 1.0] * 2)
     gaps = np.diff([line["scheduled"] for line in lines])
     assert np.allclose(gaps, 0.4, atol=1e-6)
-    assert np.abs(np.diff([line["stream_frame"] for line in lines]) - 0.4 * 48000).max() <= 1
-    assert np.allclose(np.diff([line["dac_time"] for line in lines]), 0.4, atol=0.002)
     onsets = [json.loads(line) for line in (path.parent / "onsets.jsonl").read_text().splitlines()]
     assert len(onsets) == 10 and {o["pattern_time"] for o in onsets} == {0} and {o["event"] for o in onsets} == {0}
+    assert [line["stream_frame"] for line in lines] == [o["stream_frame"] for o in onsets]
+    assert np.allclose([line["dac_time"] for line in lines], [o["dac_time"] for o in onsets], rtol=0, atol=1e-9)
+    assert np.abs(np.diff([line["stream_frame"] for line in lines]) - 0.4 * 48000).max() <= 1
+    assert np.all(np.diff([line["dac_time"] for line in lines]) > 0)
 
 
 @pulse
