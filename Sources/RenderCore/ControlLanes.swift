@@ -2,6 +2,13 @@
 // pieces, external parameter changes, and how pause, seek and rate changes move them.
 // Render thread only; no allocation, locks or I/O.
 
+import ThrumModel
+
+extension ControlLane {
+    /// The panning axis the lane sets, as a bit of `PlayerInstance.pannedAxes` (1 = x, 2 = y), or 0.
+    var panAxis: UInt8 { self == .hapticPanX ? 1 : self == .hapticPanY ? 2 : 0 }
+}
+
 /// Which lane writes came from the pattern's own ramps (so rate changes can re-slope them and
 /// pause/resume can freeze them; external `setParameter` lanes run on the engine clock).
 struct LaneSource: BitwiseCopyable {

@@ -2,6 +2,8 @@
 // seams, seek, rate changes, pause shifts). Pure value arithmetic: no voices, lanes or allocation; the
 // renderer (Scheduling.swift, Transport.swift) applies the sound-side consequences.
 
+import ThrumModel
+
 /// The life of a player slot.
 public enum PlayerPhase: UInt8, Sendable, Equatable, BitwiseCopyable {
     /// Free: `startPlayer` may use it.

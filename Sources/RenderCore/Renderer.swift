@@ -1,3 +1,5 @@
+import ThrumModel
+
 /// One voice start, recorded for tests (`enableOnsetLog`).
 struct OnsetRecord: Equatable {
     var slot: Int
