@@ -1,7 +1,7 @@
 import ThrumModel
 
 /// The four event kinds the renderer plays, switched on in the render loop (no existentials).
-public enum VoiceKind: UInt8, Sendable, Equatable, BitwiseCopyable {
+package enum VoiceKind: UInt8, Sendable, Equatable, BitwiseCopyable {
     /// HapticTransient: a windowed sine burst on the haptic bus.
     case transient
     /// HapticContinuous: an enveloped phase-continuous oscillator on the haptic bus.
@@ -13,82 +13,82 @@ public enum VoiceKind: UInt8, Sendable, Equatable, BitwiseCopyable {
 }
 
 /// Envelope segment lengths in frames (docs/decisions.md: t(x) = 0.001 × 5120^x s).
-public struct EnvelopeFrames: Sendable, Equatable, BitwiseCopyable {
+package struct EnvelopeFrames: Sendable, Equatable, BitwiseCopyable {
     /// Attack length in frames (≥ 1).
-    public var attack: Int
+    package var attack: Int
     /// Decay length in frames (≥ 1), used when not sustained.
-    public var decay: Int
+    package var decay: Int
     /// Release length in frames (≥ 1), used when sustained.
-    public var release: Int
+    package var release: Int
 
     /// The envelope time in seconds for parameter x (clamped to 0…1): 1 ms at 0, ≈ 72 ms at 0.5, 5.12 s at 1.
     /// Uses `fastExp2`, so the control side and the render thread compute identical lengths.
-    public static func seconds(_ x: Float) -> Double {
+    package static func seconds(_ x: Float) -> Double {
         let c = min(max(x.isNaN ? 0 : x, 0), 1)
         return 0.001 * Double(fastExp2(c * 12.321_928))  // log2(5120)
     }
 
     /// The envelope time for x in frames at `sampleRate` (at least 1).
     @inline(__always)
-    public static func frames(_ x: Float, sampleRate: Double) -> Int {
+    package static func frames(_ x: Float, sampleRate: Double) -> Int {
         max(1, Int((seconds(x) * sampleRate).rounded()))
     }
 }
 
 /// One event compiled for playback: effective (clamped) values, times in pattern seconds.
-public struct CompiledEvent: Sendable, Equatable, BitwiseCopyable {
+package struct CompiledEvent: Sendable, Equatable, BitwiseCopyable {
     /// The kind of voice it starts.
-    public var kind: VoiceKind
+    package var kind: VoiceKind
     /// Its index in `PatternData.events`.
-    public var index: Int
+    package var index: Int
     /// Start time in seconds from the pattern start.
-    public var time: Double
+    package var time: Double
     /// Played duration in seconds (HapticContinuous capped at 30 s; 0 = none given).
-    public var duration: Double
+    package var duration: Double
     /// HapticIntensity 0…1 (haptic events).
-    public var intensity: Float
+    package var intensity: Float
     /// HapticSharpness 0…1 (haptic events).
-    public var sharpness: Float
+    package var sharpness: Float
     /// AttackTime x, 0…1.
-    public var attack: Float
+    package var attack: Float
     /// DecayTime x, 0…1.
-    public var decay: Float
+    package var decay: Float
     /// ReleaseTime x, 0…1.
-    public var release: Float
+    package var release: Float
     /// Attack-hold-release (true) or attack-decay (false).
-    public var sustained: Bool
+    package var sustained: Bool
     /// AudioVolume 0…1.
-    public var volume: Float
+    package var volume: Float
     /// AudioPan −1…1.
-    public var pan: Float
+    package var pan: Float
     /// AudioPitch −1…1.
-    public var pitch: Float
+    package var pitch: Float
     /// AudioBrightness 0…1.
-    public var brightness: Float
+    package var brightness: Float
     /// Envelope lengths at the default (zero) controls, at rate 1.
-    public var envelope: EnvelopeFrames
+    package var envelope: EnvelopeFrames
     /// Index into `CompiledPattern.buffers` for AudioCustom, else −1.
-    public var buffer: Int
+    package var buffer: Int
     /// `EventWaveformUseVolumeEnvelope` (de-click ramps, or the AttackTime/ReleaseTime ramps), default true.
-    public var useVolumeEnvelope: Bool
+    package var useVolumeEnvelope: Bool
     /// `EventWaveformLoopEnabled`, default false.
-    public var loopEnabled: Bool
+    package var loopEnabled: Bool
     /// AudioCustom: the event gives AttackTime / ReleaseTime (its ramps follow t(x) and the time controls).
-    public var attackGiven: Bool
-    public var releaseGiven: Bool
+    package var attackGiven: Bool
+    package var releaseGiven: Bool
     /// AudioCustom: the de-click ramps of the file's own start and end, in frames at natural speed: up to
     /// the file's first zero crossing and from its last one, each at most 1 ms and half the file (0 = the
     /// file starts or ends at zero: it plays untouched there).
-    public var startRamp: Int
-    public var endRamp: Int
+    package var startRamp: Int
+    package var endRamp: Int
     /// Frames the event sounds for from its onset, release tail included, at default controls and rate 1.
-    public var lengthFrames: Int
+    package var lengthFrames: Int
     /// A transient the player's intensity control does not scale (`EventData.ignoresIntensityControl`).
-    public var ignoresIntensityControl: Bool
+    package var ignoresIntensityControl: Bool
 }
 
 /// Why a pattern cannot be compiled.
-public enum CompileError: Error, Equatable, CustomStringConvertible {
+package enum CompileError: Error, Equatable, CustomStringConvertible {
     /// The caller's lookup returned no buffer for the AudioCustom event at this index.
     case missingAudio(eventIndex: Int)
     /// The buffer for this event is not at the compile sample rate.
@@ -102,7 +102,7 @@ public enum CompileError: Error, Equatable, CustomStringConvertible {
     case timeOutOfRange(place: String)
 
     /// A one-line message.
-    public var description: String {
+    package var description: String {
         switch self {
         case .missingAudio(let i): "event \(i): no audio buffer for the AudioCustom event"
         case .audioSampleRateMismatch(let i, let b, let e): "event \(i): audio buffer is at \(b) Hz, engine at \(e) Hz"
@@ -120,28 +120,28 @@ public enum CompileError: Error, Equatable, CustomStringConvertible {
 /// only a `PatternView` of storage allocated here, so the caller keeps the pattern alive while a player
 /// uses it (until the instance's notification) and the render thread never retains or frees it.
 /// - Important: Thread safety: any thread (immutable). Real-time safe: reading yes; `init`/`deinit` no.
-public final class CompiledPattern: Sendable {
+package final class CompiledPattern: Sendable {
     /// The sample rate (Hz) all frame values refer to.
-    public let sampleRate: Double
+    package let sampleRate: Double
     /// The actuator profiles that set frequencies, law, gain and transient length, one per haptic bus: the
     /// voices an event starts on bus b take `profiles[b]` (a renderer plays the pattern on buses
     /// 0 ..< `profiles.count`).
-    public let profiles: [ActuatorProfile]
+    package let profiles: [ActuatorProfile]
     /// The first bus's profile.
-    public var profile: ActuatorProfile { profiles[0] }
+    package var profile: ActuatorProfile { profiles[0] }
     /// Events sorted by start time (stable: equal times keep their pattern order).
-    public let events: [CompiledEvent]
+    package let events: [CompiledEvent]
     /// Parameter steps and curve pieces, sorted by time (stable: steps, then curves, in pattern order).
-    public let controls: [ControlChange]
+    package let controls: [ControlChange]
     /// Audio buffers referenced by AudioCustom events (`CompiledEvent.buffer`).
-    public let buffers: [SampleBuffer]
+    package let buffers: [SampleBuffer]
     /// The pattern's length in seconds: `PatternData.duration` with each AudioCustom file counted
     /// (`PatternData.duration(fileSeconds:)`; no release tails).
-    public let duration: Double
+    package let duration: Double
     /// The frame (from the pattern start, rate 1) where the last sound ends: release tails and files included.
-    public let tailFrames: Int
+    package let tailFrames: Int
     /// Length of a transient burst in frames (on the first bus).
-    public let transientFrames: Int
+    package let transientFrames: Int
     /// What the render thread reads: views of copies of `events`, `controls` and the buffers' samples,
     /// allocated in `init` and freed in `deinit`.
     let view: PatternView
@@ -154,7 +154,7 @@ public final class CompiledPattern: Sendable {
     ///   - audio: the decoded buffer for each AudioCustom event, given the event and its index.
     /// - Throws: `CompileError`, e.g. `.missingAudio` when `audio` returns nil.
     /// - Important: Thread safety: any thread. Real-time safe: no.
-    public convenience init(
+    package convenience init(
         compiling pattern: PatternData, sampleRate: Double, profile: ActuatorProfile = .default,
         audio: (EventData, Int) -> SampleBuffer? = { _, _ in nil }
     ) throws(CompileError) {
@@ -164,7 +164,7 @@ public final class CompiledPattern: Sendable {
     /// Compiles `pattern` for the haptic buses of `profiles` (one profile per bus, at least one).
     /// - Throws: `CompileError`, e.g. `.missingAudio` when `audio` returns nil.
     /// - Important: Thread safety: any thread. Real-time safe: no.
-    public init(
+    package init(
         compiling pattern: PatternData, sampleRate: Double, profiles: [ActuatorProfile],
         audio: (EventData, Int) -> SampleBuffer? = { _, _ in nil }
     ) throws(CompileError) {
