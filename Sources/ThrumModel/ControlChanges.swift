@@ -4,7 +4,7 @@
 
 /// One player-wide dynamic parameter, as a small index (the render thread never compares strings).
 /// A value; thread-safe.
-public enum ControlLane: Int, Sendable, CaseIterable, BitwiseCopyable {
+package enum ControlLane: Int, Sendable, CaseIterable, BitwiseCopyable {
     /// × haptic intensity, 0…1, default 1.
     case hapticIntensity = 0
     /// + haptic sharpness (continuous events only), −1…1.
@@ -35,10 +35,10 @@ public enum ControlLane: Int, Sendable, CaseIterable, BitwiseCopyable {
     case hapticPanY
 
     /// Number of lanes per player.
-    public static let count = 14
+    package static let count = 14
 
     /// The lane of a Core Haptics dynamic parameter ID, nil for unknown IDs. Control side (compares strings).
-    public init?(_ id: CHHapticDynamicParameter.ID) {
+    package init?(_ id: CHHapticDynamicParameter.ID) {
         switch id {
         case .hapticIntensityControl: self = .hapticIntensity
         case .hapticSharpnessControl: self = .hapticSharpness
@@ -59,29 +59,29 @@ public enum ControlLane: Int, Sendable, CaseIterable, BitwiseCopyable {
     }
 
     /// Whether the control multiplies the event value (intensity, volume) instead of adding to it.
-    public var isMultiplicative: Bool { self == .hapticIntensity || self == .audioVolume }
+    package var isMultiplicative: Bool { self == .hapticIntensity || self == .audioVolume }
     /// The value a lane has when a player starts: 1 for multiplicative lanes, else 0.
-    public var defaultValue: Float { isMultiplicative ? 1 : 0 }
+    package var defaultValue: Float { isMultiplicative ? 1 : 0 }
     /// The smallest value (0 for multiplicative lanes, else −1).
-    public var minValue: Float { isMultiplicative ? 0 : -1 }
+    package var minValue: Float { isMultiplicative ? 0 : -1 }
     /// `value` clamped to the lane's range (NaN becomes the default).
-    public func clamp(_ value: Float) -> Float { value.isNaN ? defaultValue : min(max(value, minValue), 1) }
+    package func clamp(_ value: Float) -> Float { value.isNaN ? defaultValue : min(max(value, minValue), 1) }
 }
 
 /// A dynamic parameter change: a step (hold `value`) or one linear piece of a curve (`value` → `endValue`).
-public struct ControlChange: Sendable, Equatable, BitwiseCopyable {
+package struct ControlChange: Sendable, Equatable, BitwiseCopyable {
     /// Time in seconds from the pattern start at which the change takes effect.
-    public var time: Double
+    package var time: Double
     /// The lane it changes.
-    public var lane: ControlLane
+    package var lane: ControlLane
     /// The value at `time` (clamped to the lane's range).
-    public var value: Float
+    package var value: Float
     /// For a ramp: the time (s) at which `endValue` is reached; equal to `time` for a step.
-    public var endTime: Double
+    package var endTime: Double
     /// For a ramp: the value reached at `endTime`; equal to `value` for a step.
-    public var endValue: Float
+    package var endValue: Float
     /// Whether this is a linear ramp (a curve piece) rather than a step.
-    public var isRamp: Bool { endTime > time }
+    package var isRamp: Bool { endTime > time }
 }
 
 extension PatternData {
@@ -90,7 +90,7 @@ extension PatternData {
     /// value), each in pattern order, then a stable sort by time. Values are clamped to their lane; unknown
     /// IDs are left out. The latest change started governs its lane.
     /// - Important: Thread safety: any thread. Real-time safe: no.
-    public func controlChanges() -> [ControlChange] {
+    package func controlChanges() -> [ControlChange] {
         var changes: [ControlChange] = []
         for step in parameters {
             guard let lane = ControlLane(step.id) else { continue }
