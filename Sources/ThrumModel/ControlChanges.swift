@@ -1,6 +1,7 @@
 // The player-wide dynamic parameters as the renderer plays them: their lanes (index, range, default) and the
 // changes a pattern's steps and curves make to them. The render core compiles these into its control lanes;
-// the format conversions evaluate them in seconds (HapticFormats' LaneTimeline).
+// the format conversions evaluate them in seconds (HapticFormats' LaneTimeline). What the render thread
+// calls is @inlinable, so it compiles into the render core as it did when the lanes lived there.
 
 /// One player-wide dynamic parameter, as a small index (the render thread never compares strings).
 /// A value; thread-safe.
@@ -35,7 +36,7 @@ package enum ControlLane: Int, Sendable, CaseIterable, BitwiseCopyable {
     case hapticPanY
 
     /// Number of lanes per player.
-    package static let count = 14
+    @inlinable package static var count: Int { 14 }
 
     /// The lane of a Core Haptics dynamic parameter ID, nil for unknown IDs. Control side (compares strings).
     package init?(_ id: CHHapticDynamicParameter.ID) {
@@ -59,13 +60,13 @@ package enum ControlLane: Int, Sendable, CaseIterable, BitwiseCopyable {
     }
 
     /// Whether the control multiplies the event value (intensity, volume) instead of adding to it.
-    package var isMultiplicative: Bool { self == .hapticIntensity || self == .audioVolume }
+    @inlinable package var isMultiplicative: Bool { self == .hapticIntensity || self == .audioVolume }
     /// The value a lane has when a player starts: 1 for multiplicative lanes, else 0.
-    package var defaultValue: Float { isMultiplicative ? 1 : 0 }
+    @inlinable package var defaultValue: Float { isMultiplicative ? 1 : 0 }
     /// The smallest value (0 for multiplicative lanes, else −1).
-    package var minValue: Float { isMultiplicative ? 0 : -1 }
+    @inlinable package var minValue: Float { isMultiplicative ? 0 : -1 }
     /// `value` clamped to the lane's range (NaN becomes the default).
-    package func clamp(_ value: Float) -> Float { value.isNaN ? defaultValue : min(max(value, minValue), 1) }
+    @inlinable package func clamp(_ value: Float) -> Float { value.isNaN ? defaultValue : min(max(value, minValue), 1) }
 }
 
 /// A dynamic parameter change: a step (hold `value`) or one linear piece of a curve (`value` → `endValue`).
