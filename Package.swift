@@ -1,7 +1,7 @@
 // swift-tools-version: 6.2
 // Thrum: Apple's Core Haptics rebuilt in Swift for Linux.
 // Dependencies point one way, from the pattern model up to the command line:
-//   ThrumModel ← AHAPCodec; ThrumModel, AudioAnalysis ← RenderCore; AHAPCodec, RenderCore ← HapticFormats;
+//   ThrumModel ← AHAPCodec; ThrumModel, AudioAnalysis ← RenderCore; ThrumModel, AHAPCodec ← HapticFormats;
 //   AudioResources (libsndfile, libsamplerate, CConfinedOpen), ALSAOutput (ALSA) and AudioAnalysis stand alone; Thrum (the
 //   engine and public API) ← ThrumModel, AHAPCodec, HapticFormats, RenderCore, AudioAnalysis, AudioResources,
 //   ALSAOutput; ThrumStudio (civetweb) ← Thrum and the modules it drives; ThrumCommandLine ← Thrum, ThrumStudio and the modules
@@ -37,9 +37,9 @@ let package = Package(
         // Sample-accurate renderer: schedule, voices, mixer. No I/O, no Foundation, real-time safe.
         .target(name: "RenderCore", dependencies: ["ThrumModel", "AudioAnalysis"], swiftSettings: strict),
         // `.haptic` (Meta Haptics Studio / Lofelt v1): reader with diagnostics, validator, writer; conversions
-        // to and from AHAP (whose control changes it reads as the render core plays them) and to Android's
-        // vibration APIs; the native playback form.
-        .target(name: "HapticFormats", dependencies: ["ThrumModel", "AHAPCodec", "RenderCore"], swiftSettings: strict),
+        // to and from AHAP (whose control changes it reads as the model defines them for the render core) and to
+        // Android's vibration APIs; the native playback form.
+        .target(name: "HapticFormats", dependencies: ["ThrumModel", "AHAPCodec"], swiftSettings: strict),
         // Audio → haptics: the streaming detector (level, onsets, spectrum) and the offline analysis. No dependencies.
         .target(name: "AudioAnalysis", swiftSettings: strict),
         // Audio files: libsndfile decoding/writing, libsamplerate conversion, limits, path confinement.

@@ -2,25 +2,25 @@ import Foundation
 import ThrumModel
 
 /// What decoding an AHAP document produced: the pattern (when it has no errors) and every diagnostic.
-public struct AHAPDecodeResult: Sendable {
+package struct AHAPDecodeResult: Sendable {
     /// The pattern; nil exactly when there is at least one error diagnostic.
-    public var pattern: PatternData?
+    package var pattern: PatternData?
     /// Every problem found, errors and warnings, in source order.
-    public var diagnostics: [Diagnostic]
+    package var diagnostics: [Diagnostic]
     /// Where the pattern's entries are: the JSON path of each of `pattern.events`, `.parameters` and
     /// `.curves` (`Pattern[3].Event`), in their order, and the position of every JSON path (empty for a
     /// dictionary). For tools that report on the pattern later (converters).
-    public var sourcePaths: SourcePaths
+    package var sourcePaths: SourcePaths
 
     /// JSON paths of decoded entries and positions of JSON values.
-    public struct SourcePaths: Sendable {
-        public var events: [String] = []
-        public var parameters: [String] = []
-        public var curves: [String] = []
-        public var positions = SourcePositions()
+    package struct SourcePaths: Sendable {
+        package var events: [String] = []
+        package var parameters: [String] = []
+        package var curves: [String] = []
+        package var positions = SourcePositions()
 
         /// Creates paths (empty by default).
-        public init(
+        package init(
             events: [String] = [], parameters: [String] = [], curves: [String] = [],
             positions: SourcePositions = SourcePositions()
         ) {
@@ -32,18 +32,18 @@ public struct AHAPDecodeResult: Sendable {
     }
 
     /// Creates a result.
-    public init(pattern: PatternData?, diagnostics: [Diagnostic], sourcePaths: SourcePaths = SourcePaths()) {
+    package init(pattern: PatternData?, diagnostics: [Diagnostic], sourcePaths: SourcePaths = SourcePaths()) {
         self.pattern = pattern
         self.diagnostics = diagnostics
         self.sourcePaths = sourcePaths
     }
 
     /// Whether any diagnostic is an error.
-    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+    package var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
     /// The error diagnostics.
-    public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
+    package var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
     /// The warning diagnostics.
-    public var warnings: [Diagnostic] { diagnostics.filter { $0.severity == .warning } }
+    package var warnings: [Diagnostic] { diagnostics.filter { $0.severity == .warning } }
 }
 
 /// Reads AHAP text, files and pattern dictionaries into `PatternData`, reporting every problem with
@@ -52,20 +52,20 @@ public struct AHAPDecodeResult: Sendable {
 /// The decoder checks structure and types; `PatternValidator` then checks values (event types,
 /// parameter IDs, ranges, durations, curve limits), and its issues are reported at the place in the
 /// source they refer to.
-public enum AHAPDecoder {
+package enum AHAPDecoder {
     /// Decodes AHAP `text`; `file` is only used in diagnostics.
-    public static func decode(text: String, file: String? = nil) -> AHAPDecodeResult {
+    package static func decode(text: String, file: String? = nil) -> AHAPDecodeResult {
         decode(parsed: JSONReader.parse(text), file: file)
     }
 
     /// Decodes AHAP UTF-8 `data` (a leading byte order mark is skipped); `file` is only used in diagnostics.
-    public static func decode(data: Data, file: String? = nil) -> AHAPDecodeResult {
+    package static func decode(data: Data, file: String? = nil) -> AHAPDecodeResult {
         decode(parsed: JSONReader.parse(data), file: file)
     }
 
     /// Reads and decodes the file at `path`. An unreadable file gives a `fileNotFound` error diagnostic; a
     /// name that does not end in `.ahap` or `.json` (the only ones Core Haptics opens) a warning.
-    public static func decode(contentsOfFile path: String) -> AHAPDecodeResult {
+    package static func decode(contentsOfFile path: String) -> AHAPDecodeResult {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -86,7 +86,7 @@ public enum AHAPDecoder {
 
     /// A warning for a pattern file whose name does not end in `.ahap` or `.json` (the only ones Core Haptics
     /// opens; Thrum reads it as AHAP), or nil (docs/decisions.md "AHAP leniency").
-    public static func fileNameWarning(_ path: String) -> Diagnostic? {
+    package static func fileNameWarning(_ path: String) -> Diagnostic? {
         let name = URL(fileURLWithPath: path).lastPathComponent
         let suffix = URL(fileURLWithPath: path).pathExtension.lowercased()
         guard suffix != "ahap" && suffix != "json" else { return nil }
@@ -102,7 +102,7 @@ public enum AHAPDecoder {
     /// numbers (`Double`, `Float`, `Int`…, `NSNumber`), `Bool`, `String`, arrays, dictionaries and
     /// String-backed `RawRepresentable`s (such as `CHHapticEvent.EventType`). Diagnostics have no positions;
     /// object keys are visited in sorted order.
-    public static func decode(dictionary: [AnyHashable: Any]) -> AHAPDecodeResult {
+    package static func decode(dictionary: [AnyHashable: Any]) -> AHAPDecodeResult {
         var context = DecodeContext(file: nil)
         let root = DictionaryConverter.node(from: dictionary, depth: 0)
         return context.decodeDocument(root, notices: nil)

@@ -7,13 +7,13 @@ import ThrumModel
 /// `Parameter` steps, then `ParameterCurve`s, each in their array order. Absent optional values
 /// (nil duration, nil flags, empty metadata or parameters) are left out, so decoding the output
 /// gives back an equal `PatternData`.
-public enum AHAPEncoder {
+package enum AHAPEncoder {
     /// The pattern as pretty-printed AHAP JSON (2-space indent, trailing newline).
     ///
     /// Numbers use Swift's shortest round-trip form; non-finite numbers, which JSON cannot hold,
     /// are written as 0. An event's `audioResourceID` and `ignoresIntensityControl` have no AHAP form and
     /// are left out.
-    public static func encode(_ pattern: PatternData) -> String {
+    package static func encode(_ pattern: PatternData) -> String {
         var out = "{\n"
         var top: [String] = []
         if let version = pattern.version { top.append("  \"Version\": \(number(version))") }
@@ -80,7 +80,7 @@ public enum AHAPEncoder {
     /// - Throws: `CHHapticError(.operationNotPermitted)` when an event plays a registered audio
     ///   resource (`audioResourceID`) or ignores the intensity control (a `.haptic` emphasis), which have
     ///   no dictionary form.
-    public static func dictionary(_ pattern: PatternData) throws(CHHapticError) -> [String: Any] {
+    package static func dictionary(_ pattern: PatternData) throws(CHHapticError) -> [String: Any] {
         var result: [String: Any] = [:]
         if let version = pattern.version { result["Version"] = finite(version) }
         if !pattern.metadata.isEmpty {
@@ -147,7 +147,7 @@ public enum AHAPEncoder {
     }
 
     /// `text` as a JSON string literal, quotes included.
-    public static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -3,33 +3,33 @@ import ThrumModel
 
 /// One problem found in an AHAP document: where it is, what is wrong, what to do, and which
 /// Core Haptics error it corresponds to.
-public struct Diagnostic: Sendable, Equatable {
+package struct Diagnostic: Sendable, Equatable {
     /// How serious a diagnostic is.
-    public enum Severity: String, Sendable {
+    package enum Severity: String, Sendable {
         /// Core Haptics would refuse the pattern (or the text is not JSON).
         case error
         /// Core Haptics accepts it but changes or ignores something.
         case warning
     }
 
-    public var severity: Severity
+    package var severity: Severity
     /// The file name as given to the decoder; nil for text or dictionaries without one.
-    public var file: String?
+    package var file: String?
     /// 1-based line; nil when unknown (e.g. a pattern from a dictionary).
-    public var line: Int?
+    package var line: Int?
     /// 1-based column in characters; nil when unknown.
-    public var column: Int?
+    package var column: Int?
     /// The JSON path of the value (`Pattern[3].Event.EventParameters[1]`, `Version`); "" for the document.
-    public var path: String
+    package var path: String
     /// One line saying what is wrong.
-    public var message: String
+    package var message: String
     /// What to do about it, when there is something simple.
-    public var suggestion: String?
+    package var suggestion: String?
     /// The Core Haptics error this is (or would be, for a warning); nil when none fits.
-    public var code: CHHapticError.Code?
+    package var code: CHHapticError.Code?
 
     /// Creates a diagnostic.
-    public init(
+    package init(
         _ severity: Severity, file: String? = nil, line: Int? = nil, column: Int? = nil, path: String,
         message: String, suggestion: String? = nil, code: CHHapticError.Code? = nil
     ) {
@@ -44,7 +44,7 @@ public struct Diagnostic: Sendable, Equatable {
     }
 
     /// The source position, when the line is known.
-    public var position: SourcePosition? {
+    package var position: SourcePosition? {
         guard let line else { return nil }
         return SourcePosition(line: line, column: column ?? 1)
     }
@@ -53,7 +53,7 @@ public struct Diagnostic: Sendable, Equatable {
     /// `FILE:LINE:COL: error: PATH: MESSAGE; SUGGESTION [CHHapticError.NAME]`.
     ///
     /// Missing parts are left out; with no file name `<input>` is used, and with no line only `FILE:`.
-    public var formatted: String {
+    package var formatted: String {
         var text = file ?? "<input>"
         if let line {
             text += ":\(line)"
@@ -70,7 +70,7 @@ public struct Diagnostic: Sendable, Equatable {
     /// The diagnostic for tools, as a JSON-ready dictionary with keys `file`, `line`, `column`,
     /// `severity`, `path`, `message`, `suggestion`, `code` (the name) and `codeValue` (Apple's number).
     /// Absent values are `NSNull()`.
-    public var jsonObject: [String: Any] {
+    package var jsonObject: [String: Any] {
         [
             "file": file ?? NSNull(),
             "line": line ?? NSNull(),
@@ -85,7 +85,7 @@ public struct Diagnostic: Sendable, Equatable {
     }
 
     /// The diagnostic as one line of compact JSON with the keys of `jsonObject`, in that order.
-    public var jsonText: String {
+    package var jsonText: String {
         func string(_ value: String?) -> String { value.map(AHAPEncoder.quoted) ?? "null" }
         func int(_ value: Int?) -> String { value.map(String.init) ?? "null" }
         return "{\"file\":\(string(file)),\"line\":\(int(line)),\"column\":\(int(column)),"

@@ -9,9 +9,9 @@ import Foundation
 /// a leading or trailing decimal point, or in hexadecimal. Not accepted (an error at its place):
 /// `Infinity`, `NaN`, and line continuations inside strings. Never traps on any input. Pure and
 /// thread-safe.
-public enum JSON5Reader {
+package enum JSON5Reader {
     /// Parses UTF-8 `data` as JSON5.
-    public static func parse(_ data: Data) -> JSONParseResult {
+    package static func parse(_ data: Data) -> JSONParseResult {
         var rewriter = Rewriter(source: [UInt8](data))
         let json: [UInt8]
         do {

@@ -5,17 +5,17 @@ import Foundation
 /// Strict RFC 8259 JSON, except that a trailing comma before `}` or `]` is accepted and recorded.
 /// A leading UTF-8 byte order mark is skipped. Nesting deeper than `maxDepth` is an error, so hostile
 /// input cannot overflow the stack. Never traps on any input. Pure and thread-safe.
-public enum JSONReader {
+package enum JSONReader {
     /// The deepest nesting of arrays and objects accepted.
-    public static let maxDepth = 512
+    package static let maxDepth = 512
 
     /// Parses `text`.
-    public static func parse(_ text: String) -> JSONParseResult {
+    package static func parse(_ text: String) -> JSONParseResult {
         parse(bytes: Array(text.utf8))
     }
 
     /// Parses UTF-8 `data`; bytes that are not valid UTF-8 are an error at their position.
-    public static func parse(_ data: Data) -> JSONParseResult {
+    package static func parse(_ data: Data) -> JSONParseResult {
         parse(bytes: [UInt8](data))
     }
 

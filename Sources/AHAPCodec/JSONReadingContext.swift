@@ -3,7 +3,7 @@ import ThrumModel
 /// The diagnostics of one JSON document being read (an AHAP file, a `.haptic` file): what every reader of
 /// such a document shares. Conforming types keep the file name and the diagnostics; the extension builds
 /// each diagnostic and reads typed members in one style.
-public protocol JSONReadingContext {
+package protocol JSONReadingContext {
     /// The file name used in diagnostics; nil for text without one.
     var file: String? { get }
     /// The diagnostics so far, in the order they were found.
@@ -12,7 +12,7 @@ public protocol JSONReadingContext {
 
 extension JSONReadingContext {
     /// Adds a diagnostic about the value at JSON `path`, placed at `position` (nil when unknown).
-    public mutating func report(
+    package mutating func report(
         _ severity: Diagnostic.Severity, _ code: CHHapticError.Code?, _ message: String, suggestion: String? = nil,
         path: String, at position: SourcePosition?
     ) {
@@ -23,7 +23,7 @@ extension JSONReadingContext {
     }
 
     /// The string in `member`, or nil after reporting what it holds instead.
-    public mutating func string(_ member: JSONMember, path: String) -> String? {
+    package mutating func string(_ member: JSONMember, path: String) -> String? {
         if case .string(let text) = member.value.value { return text }
         report(
             .error, .invalidPatternDictionary, "\(member.key) must be a string, found \(member.value.typeDescription)",
@@ -34,7 +34,7 @@ extension JSONReadingContext {
 
 extension Diagnostic {
     /// `diagnostics` in source order; position-less ones first, keeping their order (a stable sort).
-    public static func inSourceOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+    package static func inSourceOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
         diagnostics.enumerated().sorted { a, b in
             let pa = a.element.position ?? SourcePosition(line: 0, column: 0)
             let pb = b.element.position ?? SourcePosition(line: 0, column: 0)

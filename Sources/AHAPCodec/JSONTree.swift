@@ -1,27 +1,27 @@
 /// A place in source text: 1-based line and column (columns count characters, not bytes).
-public struct SourcePosition: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct SourcePosition: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// 1-based line number.
-    public var line: Int
+    package var line: Int
     /// 1-based column, in characters from the start of the line.
-    public var column: Int
+    package var column: Int
 
     /// Creates a position.
-    public init(line: Int, column: Int) {
+    package init(line: Int, column: Int) {
         self.line = line
         self.column = column
     }
 
-    public static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool {
+    package static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool {
         (lhs.line, lhs.column) < (rhs.line, rhs.column)
     }
 
-    public var description: String { "\(line):\(column)" }
+    package var description: String { "\(line):\(column)" }
 }
 
 /// One JSON value with the place it starts in the source (nil when it came from a dictionary).
-public struct JSONNode: Sendable, Equatable {
+package struct JSONNode: Sendable, Equatable {
     /// The kinds of JSON value.
-    public enum Value: Sendable, Equatable {
+    package enum Value: Sendable, Equatable {
         /// An object; members in source order, duplicates kept (readers use the last one).
         case object([JSONMember])
         case array([JSONNode])
@@ -35,18 +35,18 @@ public struct JSONNode: Sendable, Equatable {
     }
 
     /// The value.
-    public var value: Value
+    package var value: Value
     /// Where the value starts (its first character); nil when unknown.
-    public var position: SourcePosition?
+    package var position: SourcePosition?
 
     /// Creates a node.
-    public init(_ value: Value, position: SourcePosition? = nil) {
+    package init(_ value: Value, position: SourcePosition? = nil) {
         self.value = value
         self.position = position
     }
 
     /// The article-and-noun name of the value's type, for messages ("an array", "a string").
-    public var typeDescription: String {
+    package var typeDescription: String {
         switch value {
         case .object: "an object"
         case .array: "an array"
@@ -60,16 +60,16 @@ public struct JSONNode: Sendable, Equatable {
 }
 
 /// One `"key": value` member of a JSON object.
-public struct JSONMember: Sendable, Equatable {
+package struct JSONMember: Sendable, Equatable {
     /// The key.
-    public var key: String
+    package var key: String
     /// Where the key's opening quote is; nil when unknown.
-    public var keyPosition: SourcePosition?
+    package var keyPosition: SourcePosition?
     /// The value.
-    public var value: JSONNode
+    package var value: JSONNode
 
     /// Creates a member.
-    public init(key: String, keyPosition: SourcePosition? = nil, value: JSONNode) {
+    package init(key: String, keyPosition: SourcePosition? = nil, value: JSONNode) {
         self.key = key
         self.keyPosition = keyPosition
         self.value = value
@@ -77,16 +77,16 @@ public struct JSONMember: Sendable, Equatable {
 }
 
 /// Something legal but noteworthy the reader saw: a trailing comma or a duplicate key.
-public struct JSONNotice: Sendable, Equatable {
+package struct JSONNotice: Sendable, Equatable {
     /// Where it is (the comma, or the duplicate key's opening quote).
-    public var position: SourcePosition
+    package var position: SourcePosition
     /// The JSON path of the container (trailing comma) or of the duplicated key (`Pattern[0].Event.Time`).
-    public var path: String
+    package var path: String
     /// The duplicated key; nil for a trailing comma.
-    public var key: String?
+    package var key: String?
 
     /// Creates a notice.
-    public init(position: SourcePosition, path: String, key: String?) {
+    package init(position: SourcePosition, path: String, key: String?) {
         self.position = position
         self.path = path
         self.key = key
@@ -94,43 +94,43 @@ public struct JSONNotice: Sendable, Equatable {
 }
 
 /// A syntax error: what is wrong and where.
-public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
     /// One line saying what is wrong ("expected ',' or '}' after object member").
-    public var message: String
+    package var message: String
     /// Where it is.
-    public var position: SourcePosition
+    package var position: SourcePosition
 
-    public var description: String { "\(position): \(message)" }
+    package var description: String { "\(position): \(message)" }
 }
 
 /// What `JSONReader` produced: a tree, or an error, plus notices.
-public struct JSONParseResult: Sendable {
+package struct JSONParseResult: Sendable {
     /// The document's root value; nil when there is a syntax error.
-    public var root: JSONNode?
+    package var root: JSONNode?
     /// The syntax error, if any (the reader stops at the first one).
-    public var error: JSONSyntaxError?
+    package var error: JSONSyntaxError?
     /// Trailing commas seen before the error (accepted, as Core Haptics does).
-    public var trailingCommas: [JSONNotice]
+    package var trailingCommas: [JSONNotice]
     /// Duplicate object keys seen before the error (all members are kept; the last one counts).
-    public var duplicateKeys: [JSONNotice]
+    package var duplicateKeys: [JSONNotice]
 }
 
 /// Where the values of one JSON document start, by JSON path (`Pattern[0].Event.Time`; "" is the root),
 /// found by walking the parsed tree when asked. There is no table of every path: for a document of small
 /// values it would take several times the memory of the tree itself. Of duplicate keys, the last one's
 /// value counts. A value type; thread-safe.
-public struct SourcePositions: Sendable {
+package struct SourcePositions: Sendable {
     /// The document's root value; nil for a document without positions (read from a dictionary).
     let root: JSONNode?
 
     /// The positions in the document `root`.
-    public init(_ root: JSONNode) { self.root = root }
+    package init(_ root: JSONNode) { self.root = root }
 
     /// No positions.
-    public init() { root = nil }
+    package init() { root = nil }
 
     /// Where the value at `path` starts; nil when there is no such value or it has no position.
-    public subscript(path: String) -> SourcePosition? {
+    package subscript(path: String) -> SourcePosition? {
         guard let root else { return nil }
         return Self.find(Substring(path), in: root)?.position
     }
@@ -162,7 +162,7 @@ public struct SourcePositions: Sendable {
 extension SourcePosition {
     /// The position of `path` in `positions`, or of its nearest ancestor that has one
     /// (`a.b[2].c` → `a.b[2]` → `a.b` → `a` → ""); nil when none has.
-    public static func nearest(to path: String, in positions: SourcePositions) -> SourcePosition? {
+    package static func nearest(to path: String, in positions: SourcePositions) -> SourcePosition? {
         var lookup = path
         while true {
             if let position = positions[lookup] { return position }

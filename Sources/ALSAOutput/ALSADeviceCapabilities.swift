@@ -5,28 +5,28 @@ import Glibc
 /// anything is chosen. Sizes in frames, rates in Hz.
 ///
 /// - Important: Thread safety: a value type; any thread.
-public struct ALSADeviceCapabilities: Sendable, Hashable {
+package struct ALSADeviceCapabilities: Sendable, Hashable {
     /// The formats Thrum writes that the device accepts, best first (``ALSASampleFormat/preferenceOrder``).
-    public var formats: [ALSASampleFormat]
+    package var formats: [ALSASampleFormat]
     /// ALSA's names of the other formats the device accepts (`U8`, `S20_3LE`, …), which Thrum does not write.
-    public var otherFormats: [String]
+    package var otherFormats: [String]
     /// The access types the device offers, in ``ALSAAccess/preferenceOrder``.
-    public var accesses: [ALSAAccess]
+    package var accesses: [ALSAAccess]
     /// Channel counts the device accepts.
-    public var channels: ClosedRange<Int>
+    package var channels: ClosedRange<Int>
     /// Lowest and highest sample rate; a device with a list of rates may have gaps in between.
-    public var rateRange: ClosedRange<Int>
+    package var rateRange: ClosedRange<Int>
     /// The common rates (8000 … 768000 Hz) the device accepts, ascending.
-    public var commonRates: [Int]
+    package var commonRates: [Int]
     /// Period sizes the device accepts (it may accept only some steps in between).
-    public var periodFrames: ClosedRange<Int>
+    package var periodFrames: ClosedRange<Int>
     /// Period counts per buffer.
-    public var periods: ClosedRange<Int>
+    package var periods: ClosedRange<Int>
     /// Buffer sizes.
-    public var bufferFrames: ClosedRange<Int>
+    package var bufferFrames: ClosedRange<Int>
 
     /// The rates listed in ``commonRates`` when the device accepts them.
-    public static let probedRates = [
+    package static let probedRates = [
         8000, 11025, 16000, 22050, 32000, 44100, 48000, 64000, 88200, 96000, 176400, 192000, 352800, 384000,
         705600, 768000,
     ]
@@ -69,7 +69,7 @@ public struct ALSADeviceCapabilities: Sendable, Hashable {
     }
 
     /// The rates to name in messages: the common ones the device has, or its range when it has none of them.
-    public var rateSummary: String { Self.rateSummary(offered: commonRates, range: rateRange) }
+    package var rateSummary: String { Self.rateSummary(offered: commonRates, range: rateRange) }
 
     /// `44100, 48000 Hz`, or `8000–96000 Hz` when `offered` is empty.
     static func rateSummary(offered: [Int], range: ClosedRange<Int>) -> String {
@@ -78,7 +78,7 @@ public struct ALSADeviceCapabilities: Sendable, Hashable {
     }
 
     /// The channel range as a message shows it: `2` or `1–8`.
-    public var channelSummary: String {
+    package var channelSummary: String {
         channels.lowerBound == channels.upperBound ? "\(channels.lowerBound)" : "\(channels.lowerBound)–\(channels.upperBound)"
     }
 
@@ -88,7 +88,7 @@ public struct ALSADeviceCapabilities: Sendable, Hashable {
 }
 
 /// One thing a device does not accept, found before any parameter is set, with what it does accept.
-public enum ALSASetupMismatch: Sendable, Hashable, CustomStringConvertible {
+package enum ALSASetupMismatch: Sendable, Hashable, CustomStringConvertible {
     /// The device accepts none of the formats Thrum writes; `offered` are ALSA's names of what it does accept.
     case format(offered: [String])
     /// The device offers none of the four access types.
@@ -101,7 +101,7 @@ public enum ALSASetupMismatch: Sendable, Hashable, CustomStringConvertible {
 
     /// One clause naming the mismatch and what the card accepts, e.g.
     /// "3 channels asked, it has 2 (use a channel map of at most 2 entries)".
-    public var description: String {
+    package var description: String {
         switch self {
         case .format(let offered):
             let list = offered.isEmpty ? "no format" : offered.joined(separator: ", ")

@@ -1,5 +1,5 @@
 /// Where the PCM comes from: a named ALSA device, or a PCM defined by in-memory configuration text.
-public enum ALSADeviceSource: Sendable, Hashable {
+package enum ALSADeviceSource: Sendable, Hashable {
     /// A device name as `aplay -D` takes it: `default`, `hw:0,0`, `plughw:1`, `pulse`, `null`, …
     case named(String)
     /// ALSA configuration text (the `asoundrc` syntax) loaded with `snd_config_load` into a fresh,
@@ -9,7 +9,7 @@ public enum ALSADeviceSource: Sendable, Hashable {
     case configuration(text: String, pcmName: String)
 
     /// The name used in messages: the device name, or the PCM name of an in-memory configuration.
-    public var name: String {
+    package var name: String {
         switch self {
         case .named(let name): name
         case .configuration(_, let pcmName): pcmName
@@ -21,33 +21,33 @@ public enum ALSADeviceSource: Sendable, Hashable {
 ///
 /// Units: rates in Hz, sizes in frames (one frame = one sample per channel).
 /// - Important: Thread safety: a value type; any thread.
-public struct ALSADeviceConfiguration: Sendable, Hashable {
+package struct ALSADeviceConfiguration: Sendable, Hashable {
     /// The device to open.
-    public var source: ALSADeviceSource
+    package var source: ALSADeviceSource
     /// Requested sample rate in Hz. The device may pick the nearest rate it supports
     /// (see ``requireExactRate``); ``ALSAPlayback/sampleRate`` reports the actual one.
-    public var sampleRate: Int
+    package var sampleRate: Int
     /// Channels the render source fills (interleaved). A device that needs more gets them silent; one that
     /// has fewer is refused with ``ALSASetupMismatch/channels(requested:supported:)``.
-    public var channels: Int
+    package var channels: Int
     /// Requested period size in frames: the playback thread renders and writes this many frames at a time.
     /// The device's limits and steps may change it; ``ALSAPlayback/setup`` reports what was negotiated.
-    public var periodFrames: Int
+    package var periodFrames: Int
     /// Requested number of periods in the device buffer (buffer = period × periods frames).
-    public var periodCount: Int
+    package var periodCount: Int
     /// Sample format to try first, if the device accepts it; nil (default) = the best the device accepts
     /// (``ALSASampleFormat/preferenceOrder``).
-    public var preferredFormat: ALSASampleFormat?
+    package var preferredFormat: ALSASampleFormat?
     /// Access type to try first, if the device offers it; nil (default) = ``ALSAAccess/preferenceOrder``.
-    public var preferredAccess: ALSAAccess?
+    package var preferredAccess: ALSAAccess?
     /// When true, opening fails unless the device accepts ``sampleRate`` exactly.
-    public var requireExactRate: Bool
+    package var requireExactRate: Bool
     /// SCHED_FIFO priority for the playback thread (1…99), or nil to keep normal scheduling.
     /// If the system refuses, playback still runs and ``ALSAPlayback/realtimeWarning`` says why.
-    public var realtimePriority: Int32?
+    package var realtimePriority: Int32?
     /// When true, `start` calls `mlockall(MCL_CURRENT)` (best effort) so already-mapped pages never fault.
     /// `MCL_FUTURE` is deliberately not used: under `RLIMIT_MEMLOCK` it makes later allocations fail.
-    public var lockMemory: Bool
+    package var lockMemory: Bool
 
     /// Creates a configuration.
     /// - Parameters:
@@ -61,7 +61,7 @@ public struct ALSADeviceConfiguration: Sendable, Hashable {
     ///   - requireExactRate: default false.
     ///   - realtimePriority: default 70; nil for normal scheduling.
     ///   - lockMemory: default true.
-    public init(
+    package init(
         source: ALSADeviceSource,
         sampleRate: Int = 48_000,
         channels: Int = 2,
@@ -86,10 +86,10 @@ public struct ALSADeviceConfiguration: Sendable, Hashable {
     }
 
     /// A configuration for a named device (`default`, `hw:0,0`, `pulse`, …) with the defaults above.
-    public init(device: String) {
+    package init(device: String) {
         self.init(source: .named(device))
     }
 
     /// The name used in messages: the device name, or the PCM name of an in-memory configuration.
-    public var deviceName: String { source.name }
+    package var deviceName: String { source.name }
 }

@@ -2,16 +2,16 @@ import CALSA
 import Glibc
 
 /// One playback-capable PCM that ALSA knows about.
-public struct ALSADeviceInfo: Sendable, Hashable, CustomStringConvertible {
+package struct ALSADeviceInfo: Sendable, Hashable, CustomStringConvertible {
     /// The name to pass as a device (`default`, `null`, `pulse`, `hw:CARD=PCH,DEV=0`, …).
-    public var name: String
+    package var name: String
     /// ALSA's description, possibly several lines joined with " — ", or "" if none.
-    public var description: String
+    package var description: String
     /// True for the device opened when none is named (`default`).
-    public var isDefault: Bool
+    package var isDefault: Bool
 
     /// Creates a device entry.
-    public init(name: String, description: String, isDefault: Bool) {
+    package init(name: String, description: String, isDefault: Bool) {
         self.name = name
         self.description = description
         self.isDefault = isDefault
@@ -21,12 +21,12 @@ public struct ALSADeviceInfo: Sendable, Hashable, CustomStringConvertible {
 /// Lists and probes ALSA playback devices.
 ///
 /// - Important: Thread safety: any thread. Real-time safe: no (allocates, reads configuration files).
-public enum ALSADevices {
+package enum ALSADevices {
     /// The playback-capable PCMs from ALSA's name hints (`IOID` absent or `Output`), in ALSA's order.
     ///
     /// The corresponding ALSA function is `snd_device_name_hint(-1, "pcm", …)`.
     /// - Returns: the devices; empty if ALSA reports none or the hint lookup fails.
-    public static func playbackDevices() -> [ALSADeviceInfo] {
+    package static func playbackDevices() -> [ALSADeviceInfo] {
         var hintsOptional: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
         guard snd_device_name_hint(-1, "pcm", &hintsOptional) >= 0, let hints = hintsOptional else { return [] }
         defer { snd_device_name_free_hint(hints) }
@@ -46,7 +46,7 @@ public enum ALSADevices {
 
     /// True when `name` can be opened for playback right now (opened non-blocking, then closed at once).
     /// False for missing devices and for devices another program holds exclusively.
-    public static func isOpenable(name: String) -> Bool {
+    package static func isOpenable(name: String) -> Bool {
         var pcm: OpaquePointer?
         guard snd_pcm_open(&pcm, name, SND_PCM_STREAM_PLAYBACK, Int32(SND_PCM_NONBLOCK)) >= 0, let pcm else {
             return false
@@ -60,7 +60,7 @@ public enum ALSADevices {
     ///   - source: the device.
     /// - Throws: ``ALSAError`` (`open`) when it cannot be opened (missing, busy), or (`configureHardware`)
     ///   when it reports no parameter space.
-    public static func capabilities(of source: ALSADeviceSource) throws(ALSAError) -> ALSADeviceCapabilities {
+    package static func capabilities(of source: ALSADeviceSource) throws(ALSAError) -> ALSADeviceCapabilities {
         try PCMDevice.capabilities(of: source, name: source.name)
     }
 
@@ -69,7 +69,7 @@ public enum ALSADevices {
     /// channel map before it builds anything on the device.
     /// - Throws: the same ``ALSAError`` the playback would (with ``ALSAError/mismatches`` when the device
     ///   does not accept the setup).
-    public static func negotiate(_ configuration: ALSADeviceConfiguration) throws(ALSAError) -> ALSAStreamSetup {
+    package static func negotiate(_ configuration: ALSADeviceConfiguration) throws(ALSAError) -> ALSAStreamSetup {
         let device = try PCMDevice(configuration: configuration)
         defer { device.close() }
         return device.setup
@@ -78,7 +78,7 @@ public enum ALSADevices {
     /// Turns alsa-lib's own diagnostics on stderr (lines starting "ALSA lib …") off or back on.
     /// They repeat what ``ALSAError`` reports; the CLI turns them off unless asked to be verbose.
     /// Process-wide; the corresponding ALSA function is `snd_lib_error_set_handler`.
-    public static func setLibraryDiagnostics(enabled: Bool) {
+    package static func setLibraryDiagnostics(enabled: Bool) {
         thrum_alsa_set_quiet(enabled ? 0 : 1)
     }
 

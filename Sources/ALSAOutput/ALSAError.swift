@@ -9,9 +9,9 @@ import Glibc
 ///
 /// - Important: Thread safety: a value type; any thread. Creating one allocates, so the playback thread
 ///   never creates one inside its real-time loop.
-public struct ALSAError: Error, CustomStringConvertible, Sendable, Hashable {
+package struct ALSAError: Error, CustomStringConvertible, Sendable, Hashable {
     /// The step that failed.
-    public enum Operation: String, Sendable, Hashable {
+    package enum Operation: String, Sendable, Hashable {
         /// Opening the PCM (`snd_pcm_open` / `snd_pcm_open_lconf`).
         case open
         /// Parsing an in-memory ALSA configuration (`snd_config_load`).
@@ -37,21 +37,21 @@ public struct ALSAError: Error, CustomStringConvertible, Sendable, Hashable {
     }
 
     /// The error number, positive (`ENOENT`, `EBUSY`, `EPIPE`, …). ALSA functions return its negation.
-    public var code: Int32
+    package var code: Int32
     /// The step that failed.
-    public var operation: Operation
+    package var operation: Operation
     /// The ALSA device name (`default`, `hw:0,0`, `pulse`, or the PCM name used with an in-memory configuration).
-    public var device: String
+    package var device: String
     /// alsa-lib's text for ``code`` (`snd_strerror`).
-    public var message: String
+    package var message: String
     /// Extra context, such as which parameter could not be set (`"period near 256 frames"`).
-    public var detail: String?
+    package var detail: String?
     /// Everything the device does not accept, found before any parameter was set (`configureHardware`
     /// only; empty otherwise). The description lists each with what the device accepts.
-    public var mismatches: [ALSASetupMismatch]
+    package var mismatches: [ALSASetupMismatch]
     /// The sound server behind the device (JACK, PipeWire, PulseAudio), if any: the description then
     /// names the server's own problem (not running, ports, gone while playing) and its remedies.
-    public var server: ALSASoundServer?
+    package var server: ALSASoundServer?
 
     /// Creates an error from a (negative or positive) ALSA return code.
     /// - Parameters:
@@ -61,7 +61,7 @@ public struct ALSAError: Error, CustomStringConvertible, Sendable, Hashable {
     ///   - detail: optional extra context.
     ///   - mismatches: what the device does not accept (for `configureHardware`).
     ///   - server: the sound server behind the device, if any.
-    public init(
+    package init(
         code: Int32, operation: Operation, device: String, detail: String? = nil, mismatches: [ALSASetupMismatch] = [],
         server: ALSASoundServer? = nil
     ) {
@@ -76,34 +76,34 @@ public struct ALSAError: Error, CustomStringConvertible, Sendable, Hashable {
     }
 
     /// Opening `device` failed with the (negative or positive) ALSA return code `code`.
-    public static func open(device: String, code: Int32) -> ALSAError {
+    package static func open(device: String, code: Int32) -> ALSAError {
         ALSAError(code: code, operation: .open, device: device)
     }
 
     /// A hardware or software parameter could not be set.
     /// - Parameter what: the parameter, e.g. `"sample rate 48000 Hz"`.
-    public static func unsupported(device: String, code: Int32, what: String) -> ALSAError {
+    package static func unsupported(device: String, code: Int32, what: String) -> ALSAError {
         ALSAError(code: code, operation: .configureHardware, device: device, detail: what)
     }
 
     /// True when the device does not exist or went away (`ENOENT`, `ENODEV`, `ENXIO`; and `EINVAL` from
     /// opening, which is how alsa-lib reports an unknown card such as `hw:99,0`): pick another device.
-    public var isDeviceMissing: Bool {
+    package var isDeviceMissing: Bool {
         code == ENOENT || code == ENODEV || code == ENXIO || (operation == .open && code == EINVAL)
     }
 
     /// True when the device exists but another program holds it (`EBUSY`).
-    public var isDeviceBusy: Bool { code == EBUSY }
+    package var isDeviceBusy: Bool { code == EBUSY }
 
     /// True when trying the same thing again later may work (`EBUSY`, `EAGAIN`, `EINTR`, `EPIPE`, `ESTRPIPE`).
-    public var isRetryable: Bool {
+    package var isRetryable: Bool {
         code == EBUSY || code == EAGAIN || code == EINTR || code == EPIPE || code == ESTRPIPE
     }
 
     /// One line naming the device, the problem and what to do, e.g.
     /// "cannot open ALSA device 'hw:5,0': No such file or directory (try --device, see `thrum devices`,
     /// or use `thrum render`)".
-    public var description: String {
+    package var description: String {
         if let serverDescription { return serverDescription }
         let what = detail.map { " (\($0))" } ?? ""
         switch operation {

@@ -3,7 +3,7 @@ import Glibc
 import Synchronization
 
 /// Where an ``ALSAPlayback`` is in its life.
-public enum ALSAPlaybackState: UInt8, Sendable, Hashable {
+package enum ALSAPlaybackState: UInt8, Sendable, Hashable {
     /// Opened and configured; never started.
     case ready
     /// The playback thread is running.
@@ -37,24 +37,24 @@ public enum ALSAPlaybackState: UInt8, Sendable, Hashable {
 ///
 /// - Important: Thread safety: all methods and properties may be called from any thread (control calls
 ///   are serialized by a mutex; counters are atomics). Real-time safe: no; call from the control side only.
-public final class ALSAPlayback: Sendable {
+package final class ALSAPlayback: Sendable {
     /// Everything negotiated with the device.
-    public let setup: ALSAStreamSetup
+    package let setup: ALSAStreamSetup
     /// The device name used in messages.
-    public let deviceName: String
+    package let deviceName: String
     /// The sound server the device plays to (its ALSA plugin's type), or nil for a card or another plugin.
-    public let soundServer: ALSASoundServer?
+    package let soundServer: ALSASoundServer?
 
     /// The actual sample rate in Hz (may differ from the requested one unless `requireExactRate`).
-    public var sampleRate: Int { setup.sampleRate }
+    package var sampleRate: Int { setup.sampleRate }
     /// Channels the device plays (at least the configuration's; the extra ones are silent).
-    public var channels: Int { setup.deviceChannels }
+    package var channels: Int { setup.deviceChannels }
     /// The actual period size in frames: the playback thread renders exactly this many frames per call.
-    public var periodFrames: Int { setup.periodFrames }
+    package var periodFrames: Int { setup.periodFrames }
     /// The actual device buffer size in frames.
-    public var bufferFrames: Int { setup.bufferFrames }
+    package var bufferFrames: Int { setup.bufferFrames }
     /// The sample format negotiated with the device.
-    public var format: ALSASampleFormat { setup.format }
+    package var format: ALSASampleFormat { setup.format }
 
     private let shared: PlaybackShared
     private let control: Mutex<ControlState>
@@ -64,7 +64,7 @@ public final class ALSAPlayback: Sendable {
     /// - Throws: ``ALSAError`` if the device cannot be opened or does not accept the setup.
     ///   The corresponding ALSA functions are `snd_pcm_open`/`snd_pcm_open_lconf`, `snd_pcm_hw_params`
     ///   and `snd_pcm_sw_params`.
-    public init(configuration: ALSADeviceConfiguration) throws(ALSAError) {
+    package init(configuration: ALSADeviceConfiguration) throws(ALSAError) {
         let device = try PCMDevice(configuration: configuration)
         let server = ALSASoundServer.behind(configuration.source)
         setup = device.setup
@@ -84,56 +84,56 @@ public final class ALSAPlayback: Sendable {
     // MARK: Read-only status (any thread, lock-free)
 
     /// The current state.
-    public var state: ALSAPlaybackState {
+    package var state: ALSAPlaybackState {
         ALSAPlaybackState(rawValue: shared.state.load(ordering: .acquiring)) ?? .failed
     }
 
     /// Frames handed to ALSA with `snd_pcm_writei` since `init`, across all starts.
-    public var framesWritten: UInt64 { shared.framesWritten.load(ordering: .relaxed) }
+    package var framesWritten: UInt64 { shared.framesWritten.load(ordering: .relaxed) }
 
     /// When the stream's frames leave the DAC (CLOCK_MONOTONIC), estimated from ALSA's status timestamps
     /// while the stream runs; nil before the first reading of a start. Stream frames count the frames
     /// written since `init` (``framesWritten``), so a source that starts with the first start sees its own
     /// frame numbers. See ``DACTimeEstimate``.
-    public var dacTimeEstimate: DACTimeEstimate? { shared.dacClock.read() }
+    package var dacTimeEstimate: DACTimeEstimate? { shared.dacClock.read() }
 
     /// Underruns (xruns) recovered since `init`, across all starts.
-    public var xrunCount: UInt64 { shared.xrunCount.load(ordering: .relaxed) }
+    package var xrunCount: UInt64 { shared.xrunCount.load(ordering: .relaxed) }
 
     /// Suspends (`-ESTRPIPE`) met since `init`, across all starts; each was resumed or the device prepared.
-    public var suspendCount: UInt64 { shared.suspendCount.load(ordering: .relaxed) }
+    package var suspendCount: UInt64 { shared.suspendCount.load(ordering: .relaxed) }
 
     /// Of ``xrunCount``, the dropouts no plugin reported but the device's timing showed: its position
     /// (frames written minus `snd_pcm_delay`) fell behind the clock at once by two buffers or 20 ms at
     /// least, as when a sound server freezes or skips cycles.
-    public var timingXrunCount: UInt64 { shared.timingXrunCount.load(ordering: .relaxed) }
+    package var timingXrunCount: UInt64 { shared.timingXrunCount.load(ordering: .relaxed) }
 
     /// Wake-ups from the device's poll descriptors that found less than a period of room, since `init`.
     /// A working device wakes the thread about once per period with room for one.
-    public var emptyWakeUpCount: UInt64 { shared.emptyWakeUpCount.load(ordering: .relaxed) }
+    package var emptyWakeUpCount: UInt64 { shared.emptyWakeUpCount.load(ordering: .relaxed) }
 
     /// Times the device kept waking the playback thread with nothing to do (8 empty wake-ups in a row: an
     /// ALSA plugin whose descriptor stays readable), since `init`. Each time the thread then paced itself
     /// by the clock instead of spinning at real-time priority; the audio is unaffected.
-    public var spinCount: UInt64 { shared.spinCount.load(ordering: .relaxed) }
+    package var spinCount: UInt64 { shared.spinCount.load(ordering: .relaxed) }
 
     /// The error that ended playback, if the state is or was ``ALSAPlaybackState/failed``.
-    public var lastError: ALSAError? {
+    package var lastError: ALSAError? {
         control.withLock { $0.lastError } ?? shared.failure(device: deviceName)
     }
 
     /// Why the playback thread is not real-time (SCHED_FIFO refused, `mlockall` failed), or nil.
     /// Set by `start`; this is a warning, playback works without it.
-    public var realtimeWarning: String? {
+    package var realtimeWarning: String? {
         control.withLock { $0.realtimeWarning }
     }
 
     /// True while the playback thread runs with SCHED_FIFO (as observed by the thread itself).
-    public var isRealtime: Bool { shared.threadPolicy.load(ordering: .relaxed) == SCHED_FIFO }
+    package var isRealtime: Bool { shared.threadPolicy.load(ordering: .relaxed) == SCHED_FIFO }
 
     /// Makes the playback thread sleep once for `milliseconds` before its next wait, to provoke an
     /// underrun in fault tests. Debug aid; harmless if never called.
-    public func injectStall(milliseconds: Int) {
+    package func injectStall(milliseconds: Int) {
         shared.stallMilliseconds.store(max(0, milliseconds), ordering: .relaxed)
         control.withLock { state in
             if let worker = state.worker { _ = thrum_eventfd_signal(worker.wakeFD) }
@@ -154,7 +154,7 @@ public final class ALSAPlayback: Sendable {
     ///     ``close()`` or `start` again.
     /// - Throws: ``ALSAError`` if already running or closed (`EBUSY`/`EBADF`), if the PCM cannot be
     ///   prepared, or if the thread cannot be created.
-    public func start(
+    package func start(
         source: sending some ALSARenderSource,
         holdingOutput: Bool = false,
         onFailure: (@Sendable (ALSAError) -> Void)? = nil
@@ -166,7 +166,7 @@ public final class ALSAPlayback: Sendable {
     }
 
     /// Lets a playback started with `holdingOutput` render its first period. Does nothing otherwise.
-    public func releaseOutput() {
+    package func releaseOutput() {
         shared.outputReleased.store(true, ordering: .releasing)
         control.withLock { state in
             if let worker = state.worker { _ = thrum_eventfd_signal(worker.wakeFD) }
@@ -235,7 +235,7 @@ public final class ALSAPlayback: Sendable {
 
     /// The longest `stop(drain: true)` waits by default, in seconds: twice the buffer's duration (ALSA's
     /// buffer, and a sound server's own queue of about the same size) plus 0.25 s.
-    public var drainLimit: Double { 2 * Double(bufferFrames) / Double(max(sampleRate, 1)) + 0.25 }
+    package var drainLimit: Double { 2 * Double(bufferFrames) / Double(max(sampleRate, 1)) + 0.25 }
 
     /// Stops the playback thread and waits for it to exit; the device stays open and can be started again.
     ///
@@ -249,7 +249,7 @@ public final class ALSAPlayback: Sendable {
     /// Does nothing if not running. After a failure it joins the exited thread and keeps the
     /// ``ALSAPlaybackState/failed`` state and ``lastError``.
     @discardableResult
-    public func stop(drain: Bool = false, drainLimit limit: Double? = nil) -> Bool {
+    package func stop(drain: Bool = false, drainLimit limit: Double? = nil) -> Bool {
         control.withLock { state in stopLocked(&state, drain: drain, limit: limit ?? drainLimit) }
     }
 
@@ -278,7 +278,7 @@ public final class ALSAPlayback: Sendable {
 
     /// Stops (without draining) and closes the device. Safe to call more than once; `deinit` calls it.
     /// The corresponding ALSA function is `snd_pcm_close`.
-    public func close() {
+    package func close() {
         control.withLock { state in
             _ = stopLocked(&state, drain: false, limit: 0)
             state.device?.close()

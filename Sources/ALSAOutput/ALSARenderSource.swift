@@ -8,7 +8,7 @@
 ///   freeing (including dropping the last reference to a class, growing an `Array`/`String`, capturing
 ///   closures), no locks, no logging, no I/O, no `await`. Only atomics, bounded loops and writes into
 ///   memory allocated beforehand.
-public protocol ALSARenderSource: AnyObject {
+package protocol ALSARenderSource: AnyObject {
     /// Fills `frameCount` interleaved frames of `channelCount` channels (float, -1…1) into `buffer`.
     ///
     /// The buffer is pre-filled with silence (zeros) before each call, so a source that has nothing to

@@ -6,7 +6,7 @@ import CALSA
 /// Integer conversion: a float sample x becomes `round(x × 2^(bits−1))` (halves away from zero), clamped
 /// to `−2^(bits−1)…2^(bits−1)−1`; NaN becomes 0. Float formats carry the samples unchanged.
 /// The raw values are ALSA's names (`S32_LE`, `S24_3LE`, …), as `aplay -v` and `thrum devices` show them.
-public enum ALSASampleFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+package enum ALSASampleFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// 32-bit IEEE float, little-endian (`SND_PCM_FORMAT_FLOAT_LE`), range −1…1.
     case float32LE = "FLOAT_LE"
     /// 32-bit signed integer, little-endian.
@@ -30,10 +30,10 @@ public enum ALSASampleFormat: String, Sendable, Hashable, CaseIterable, CustomSt
 
     /// Best first: float, then the widest integers; little-endian before big-endian. Negotiation picks the
     /// first one the device accepts (``allCases`` is in this order).
-    public static var preferenceOrder: [ALSASampleFormat] { allCases }
+    package static var preferenceOrder: [ALSASampleFormat] { allCases }
 
     /// Bytes per sample (one channel value) in the device buffer: 4, 3 (`S24_3*`) or 2.
-    public var bytesPerSample: Int {
+    package var bytesPerSample: Int {
         switch self {
         case .float32LE, .float32BE, .s32LE, .s32BE, .s24LE, .s24BE: 4
         case .s24x3LE, .s24x3BE: 3
@@ -42,7 +42,7 @@ public enum ALSASampleFormat: String, Sendable, Hashable, CaseIterable, CustomSt
     }
 
     /// Bits of an integer sample (32, 24 or 16); nil for float formats.
-    public var integerBits: Int? {
+    package var integerBits: Int? {
         switch self {
         case .float32LE, .float32BE: nil
         case .s32LE, .s32BE: 32
@@ -52,7 +52,7 @@ public enum ALSASampleFormat: String, Sendable, Hashable, CaseIterable, CustomSt
     }
 
     /// True for the big-endian formats.
-    public var isBigEndian: Bool {
+    package var isBigEndian: Bool {
         switch self {
         case .float32BE, .s32BE, .s24BE, .s24x3BE, .s16BE: true
         default: false
@@ -60,7 +60,7 @@ public enum ALSASampleFormat: String, Sendable, Hashable, CaseIterable, CustomSt
     }
 
     /// ALSA's name, e.g. `S24_3LE`.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// The ALSA format constant.
     var alsaFormat: snd_pcm_format_t {
@@ -81,7 +81,7 @@ public enum ALSASampleFormat: String, Sendable, Hashable, CaseIterable, CustomSt
 
 /// How samples reach the device buffer: read/write calls or direct mmap, channels interleaved or one
 /// buffer per channel. The raw values are ALSA's names.
-public enum ALSAAccess: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+package enum ALSAAccess: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// `snd_pcm_writei`: frames interleaved in one buffer.
     case rwInterleaved = "RW_INTERLEAVED"
     /// Direct writes into the device's mmap'ed buffer, interleaved.
@@ -92,16 +92,16 @@ public enum ALSAAccess: String, Sendable, Hashable, CaseIterable, CustomStringCo
     case mmapNonInterleaved = "MMAP_NONINTERLEAVED"
 
     /// Negotiation picks the first one the device offers (``allCases`` is in this order).
-    public static var preferenceOrder: [ALSAAccess] { allCases }
+    package static var preferenceOrder: [ALSAAccess] { allCases }
 
     /// True for the mmap access types.
-    public var isMMap: Bool { self == .mmapInterleaved || self == .mmapNonInterleaved }
+    package var isMMap: Bool { self == .mmapInterleaved || self == .mmapNonInterleaved }
 
     /// True for the interleaved access types.
-    public var isInterleaved: Bool { self == .rwInterleaved || self == .mmapInterleaved }
+    package var isInterleaved: Bool { self == .rwInterleaved || self == .mmapInterleaved }
 
     /// ALSA's name, e.g. `MMAP_NONINTERLEAVED`.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// The ALSA access constant.
     var alsaAccess: snd_pcm_access_t {

@@ -5,7 +5,7 @@ import CALSA
 /// that went away while playing — instead of a card's hints.
 ///
 /// - Important: Thread safety: a value type; any thread. ``behind(_:)`` reads the ALSA configuration.
-public enum ALSASoundServer: String, Sendable, Hashable, CustomStringConvertible {
+package enum ALSASoundServer: String, Sendable, Hashable, CustomStringConvertible {
     /// JACK, through libasound2-plugins' `type jack` PCM.
     case jack = "JACK"
     /// PipeWire, through pipewire-alsa's `type pipewire` PCM.
@@ -14,12 +14,12 @@ public enum ALSASoundServer: String, Sendable, Hashable, CustomStringConvertible
     case pulseAudio = "PulseAudio"
 
     /// `JACK`, `PipeWire` or `PulseAudio`.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// The server the PCM `source` plays to, from its `type` in the ALSA configuration (the system's for
     /// a named device, the given text for an in-memory one); nil for a card, another plugin, or a name
     /// the configuration does not define.
-    public static func behind(_ source: ALSADeviceSource) -> ALSASoundServer? {
+    package static func behind(_ source: ALSADeviceSource) -> ALSASoundServer? {
         switch source {
         case .named(let name):
             var top: OpaquePointer?

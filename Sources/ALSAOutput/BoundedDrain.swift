@@ -52,7 +52,7 @@ func drainBounded(_ pcm: OpaquePointer, limit: Double, server: ALSASoundServer?)
 
 /// CLOCK_MONOTONIC now, in seconds (the clock of ``DACTimeEstimate``).
 /// - Important: Thread safety: any thread. Real-time safe: yes (vDSO).
-public func monotonicSeconds() -> Double {
+package func monotonicSeconds() -> Double {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9

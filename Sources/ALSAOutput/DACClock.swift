@@ -15,27 +15,27 @@ import Synchronization
 /// every error a reading can have (the thread preempted between the position and its timestamp, a coarse
 /// hardware pointer that lags) makes it late, never early.
 /// - Important: Thread safety: any thread (a value).
-public struct DACTimeEstimate: Sendable, Equatable {
+package struct DACTimeEstimate: Sendable, Equatable {
     /// A stream frame on the fitted line (the mean of the readings' frames; not necessarily whole)…
-    public var anchorFrame: Double
+    package var anchorFrame: Double
     /// …and the CLOCK_MONOTONIC time, in seconds, at which it leaves the DAC.
-    public var anchorTime: Double
+    package var anchorTime: Double
     /// Seconds per frame: 1 / the rate at which the card actually plays (≈ 1 / nominal rate).
-    public var secondsPerFrame: Double
+    package var secondsPerFrame: Double
     /// The frame leaving the DAC at the latest reading: frames before it have been played.
-    public var latestFrame: UInt64
+    package var latestFrame: UInt64
     /// The CLOCK_MONOTONIC time of the latest reading, in seconds.
-    public var latestTime: Double
+    package var latestTime: Double
     /// Readings in the fit (1 … ``DACClockFit/window``); with one, `secondsPerFrame` is the nominal one.
-    public var readings: Int
+    package var readings: Int
 
     /// The estimated CLOCK_MONOTONIC time, in seconds, at which stream frame `frame` leaves the DAC.
-    public func time(ofFrame frame: UInt64) -> Double {
+    package func time(ofFrame frame: UInt64) -> Double {
         anchorTime + (Double(frame) - anchorFrame) * secondsPerFrame
     }
 
     /// The stream frame (fractional) that leaves the DAC at CLOCK_MONOTONIC time `time` (seconds).
-    public func frame(atTime time: Double) -> Double {
+    package func frame(atTime time: Double) -> Double {
         anchorFrame + (time - anchorTime) / secondsPerFrame
     }
 }

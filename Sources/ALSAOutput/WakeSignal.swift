@@ -7,12 +7,12 @@ import Glibc
 /// Signals do not queue: one or many `signal()` calls before a `wait` end that one wait.
 /// - Important: Thread safety: any thread. `signal()` is real-time safe (one non-blocking `write` on an
 ///   eventfd: no allocation, lock or wait); `init`, `wait` and `deinit` are control-side only.
-public final class WakeSignal: Sendable {
+package final class WakeSignal: Sendable {
     private let fd: Int32
 
     /// Creates the eventfd.
     /// - Throws: `ALSAError` (operation `.startThread`) when the process has no descriptor left.
-    public init() throws(ALSAError) {
+    package init() throws(ALSAError) {
         let fd = thrum_eventfd_create()
         guard fd >= 0 else { throw ALSAError(code: errno, operation: .startThread, device: "", detail: "eventfd") }
         self.fd = fd
@@ -23,13 +23,13 @@ public final class WakeSignal: Sendable {
     }
 
     /// Wakes the waiting thread (or the next `wait`). Never blocks; real-time safe.
-    public func signal() {
+    package func signal() {
         _ = thrum_eventfd_signal(fd)
     }
 
     /// Blocks until `signal()` or `timeoutMilliseconds` (negative = no timeout) pass, then clears the signal.
     /// - Returns: true when signalled, false on the timeout.
-    public func wait(timeoutMilliseconds: Int32) -> Bool {
+    package func wait(timeoutMilliseconds: Int32) -> Bool {
         var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         while true {
             let ready = poll(&entry, 1, timeoutMilliseconds)

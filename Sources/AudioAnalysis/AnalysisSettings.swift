@@ -214,7 +214,7 @@ public struct AnalysisSettingsError: Error, Equatable, CustomStringConvertible {
     public var powerOfTwo: Bool
 
     /// Creates an error.
-    public init(field: String, value: Double, range: ClosedRange<Double>, powerOfTwo: Bool = false) {
+    package init(field: String, value: Double, range: ClosedRange<Double>, powerOfTwo: Bool = false) {
         self.field = field
         self.value = value
         self.range = range
@@ -227,7 +227,7 @@ public struct AnalysisSettingsError: Error, Equatable, CustomStringConvertible {
     }
 
     /// Shortest text for a number: whole numbers without ".0".
-    public static func text(_ value: Double) -> String {
+    package static func text(_ value: Double) -> String {
         value.isFinite && value == value.rounded() && abs(value) < 1e15 ? "\(Int(value))" : "\(value)"
     }
 }

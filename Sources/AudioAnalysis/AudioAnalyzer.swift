@@ -5,9 +5,9 @@
 /// transients at the peaks a designer keeps (``EmphasisPicker``), lowering the envelope under each by
 /// the `ducking` fraction.
 /// - Important: Thread safety: any thread (pure; each call has its own detector). Real-time safe: no.
-public enum AudioAnalyzer {
+package enum AudioAnalyzer {
     /// Breakpoints every envelope may have, however short the sound (one Core Haptics curve's worth).
-    public static let minimumBudget = 16
+    package static let minimumBudget = 16
 
     /// Analyses interleaved float samples.
     /// - Parameters:
@@ -16,7 +16,7 @@ public enum AudioAnalyzer {
     ///   - sampleRate: in Hz (> 0).
     ///   - settings: validated settings.
     ///   - scale: the scale the level envelope is reduced in (the one the output format interpolates).
-    public static func analyze(
+    package static func analyze(
         samples: UnsafeBufferPointer<Float>, channels: Int, sampleRate: Double, settings: AnalysisSettings,
         scale: EnvelopeScale = .intensity
     ) -> HapticAnalysis {

@@ -1,27 +1,27 @@
 /// What the detector reports at the end of each control tick.
-public struct DetectorTick: Sendable, Equatable {
+package struct DetectorTick: Sendable, Equatable {
     /// Frames processed so far (the tick ends just before this frame).
-    public var frame: Int
+    package var frame: Int
     /// Level of the haptic-relevant band, linear; a steady full-scale sine in the band reads 1.
-    public var level: Float
+    package var level: Float
     /// The largest magnitude of the mono sound in this tick (a full-scale sine reads 1, like `level`;
     /// a click that the 5 ms RMS of `level` hardly registers shows here).
-    public var peak: Float
+    package var peak: Float
     /// Sharpness 0…1 from the spectral centroid (see the settings' sharpness scale).
-    public var sharpness: Float
+    package var sharpness: Float
     /// An onset detected in this tick, if any.
-    public var onset: DetectedOnset?
+    package var onset: DetectedOnset?
     /// The last onset's settled sharpness, on the tick it becomes known: 15 ms after its detection (or at
     /// the next detection, if sooner), from how much energy each band gained over its reference at the
     /// detection, summed over those 15 ms.
     /// More faithful than the onset's own sharpness for low sounds, whose first milliseconds are broadband.
-    public var settledSharpness: Float?
+    package var settledSharpness: Float?
     /// The onset detector's detection function at this tick: the energy-weighted rise across its bands,
     /// in dB (≥ 0), whether or not an onset was found. The offline analysis scores transients by it.
-    public var flux: Float
+    package var flux: Float
 
     /// Creates a tick (for buffers that hold ticks).
-    public init(
+    package init(
         frame: Int, level: Float, peak: Float, sharpness: Float, onset: DetectedOnset?, settledSharpness: Float?,
         flux: Float = 0
     ) {
@@ -102,21 +102,21 @@ struct DetectorCore {
 /// All memory is allocated in `init`; `process` allocates nothing, takes no locks and calls no libm,
 /// so it may run on a real-time thread. Output is deterministic and independent of block sizes.
 /// - Important: Thread safety: one thread at a time. Real-time safe: `process` yes; `init`/`deinit` no.
-public final class AudioFeatureDetector {
+package final class AudioFeatureDetector {
     /// The sample rate it was built for, in Hz.
-    public let sampleRate: Double
+    package let sampleRate: Double
     /// Frames per control tick.
-    public var tickFrames: Int { core.tickFrames }
+    package var tickFrames: Int { core.tickFrames }
     /// Frames between sharpness measurements (half the spectrum window); the first comes after this many.
-    public var spectrumHop: Int { core.spectrumHop }
+    package var spectrumHop: Int { core.spectrumHop }
     /// Frames processed so far.
-    public var frame: Int { core.frame }
+    package var frame: Int { core.frame }
     private var core: DetectorCore
     /// The core as built (its buffers are the same): `reset` copies it back.
     private let initial: DetectorCore
 
     /// Builds a detector for `sampleRate` Hz (> 0) with `settings` (validated by the caller).
-    public init(sampleRate: Double, settings: AnalysisSettings) {
+    package init(sampleRate: Double, settings: AnalysisSettings) {
         precondition(sampleRate > 0 && sampleRate.isFinite, "AudioFeatureDetector: sample rate must be positive")
         self.sampleRate = sampleRate
         core = DetectorCore(settings: settings, sampleRate: sampleRate)
@@ -124,7 +124,7 @@ public final class AudioFeatureDetector {
     }
 
     /// Starts over as if just built (frame 0, no history), without allocating. Real-time safe.
-    public func reset() {
+    package func reset() {
         core = initial
         core.clearSpectrumHistory()
     }
@@ -133,7 +133,7 @@ public final class AudioFeatureDetector {
 
     /// Feeds `frameCount` interleaved frames of `channels` channels (averaged to mono) and calls `body`
     /// for each tick completed.
-    public func process(
+    package func process(
         interleaved samples: UnsafePointer<Float>, channels: Int, frameCount: Int, _ body: (DetectorTick) -> Void
     ) {
         precondition(channels >= 1, "AudioFeatureDetector: channels must be at least 1")
@@ -150,7 +150,7 @@ public final class AudioFeatureDetector {
 
     /// Feeds `frameCount` frames given as separate left and right buffers (averaged to mono) and calls
     /// `body` for each tick completed.
-    public func process(
+    package func process(
         left: UnsafePointer<Float>, right: UnsafePointer<Float>, frameCount: Int, _ body: (DetectorTick) -> Void
     ) {
         var c = core

@@ -1,12 +1,12 @@
 /// One point of a piecewise-linear envelope.
-public struct Breakpoint: Sendable, Equatable {
+package struct Breakpoint: Sendable, Equatable {
     /// Seconds from the start of the sound.
-    public var time: Double
+    package var time: Double
     /// Value on the envelope's 0…1 scale.
-    public var value: Float
+    package var value: Float
 
     /// Creates a breakpoint.
-    public init(time: Double, value: Float) {
+    package init(time: Double, value: Float) {
         self.time = time
         self.value = value
     }
@@ -19,11 +19,11 @@ public struct Breakpoint: Sendable, Equatable {
 /// The first and last samples, and the first and last sample of every run of zeros, are kept exactly, so
 /// silence stays exactly 0 and every rise starts from it.
 /// - Important: Thread safety: any thread (pure functions). Real-time safe: no (builds arrays).
-public enum BreakpointReducer {
+package enum BreakpointReducer {
     /// The breakpoints of `values` (sample i at time `start + i × step`), each sample within
     /// `tolerance` of the lines between them.
     /// - Precondition: every value lies in 0…1 (the lines then do too).
-    public static func reduce(_ values: [Float], start: Double, step: Double, tolerance: Float) -> [Breakpoint] {
+    package static func reduce(_ values: [Float], start: Double, step: Double, tolerance: Float) -> [Breakpoint] {
         guard let first = values.first else { return [] }
         var points = [Breakpoint(time: start, value: first)]
         // Exact anchors: the ends, and the ends of each run of zeros.
@@ -42,7 +42,7 @@ public enum BreakpointReducer {
     /// `reduce` with the tolerance raised (by factors of 1.25, up to 1) until at most `maxPoints`
     /// breakpoints remain (at least 2).
     /// - Returns: the breakpoints and the tolerance used.
-    public static func reduce(
+    package static func reduce(
         _ values: [Float], start: Double, step: Double, tolerance: Float, maxPoints: Int
     ) -> (points: [Breakpoint], tolerance: Float) {
         var used = tolerance

@@ -1,6 +1,6 @@
 /// The scale an envelope's breakpoints are reduced in: the one the output format interpolates linearly,
 /// so its straight lines stay within the tolerance of the analysed envelope.
-public enum EnvelopeScale: Sendable, Equatable {
+package enum EnvelopeScale: Sendable, Equatable {
     /// Core Haptics' intensity I (AHAP curves): the drive amplitude A is I² under the default square law,
     /// so I = √A; equal steps feel about equal.
     case intensity
@@ -11,19 +11,19 @@ public enum EnvelopeScale: Sendable, Equatable {
 /// Sound analysed into haptics: a level envelope, a sharpness envelope and transients, ready to be
 /// written as AHAP or `.haptic`. The drive amplitude follows the band's RMS level.
 /// - Important: Thread safety: any thread (a value).
-public struct HapticAnalysis: Sendable, Equatable {
+package struct HapticAnalysis: Sendable, Equatable {
     /// A short, strong event at an onset.
-    public struct Transient: Sendable, Equatable {
+    package struct Transient: Sendable, Equatable {
         /// Seconds from the start of the sound.
-        public var time: Double
+        package var time: Double
         /// Intensity 0…1: the intensity at the peak the transient marks (before any ducking).
-        public var intensity: Float
+        package var intensity: Float
         /// Sharpness 0…1: which of the detector's bands grew at the onset (`DetectorTick.settledSharpness`),
         /// else the sharpness envelope there, scaled into the settings' emphasis sharpness range.
-        public var sharpness: Float
+        package var sharpness: Float
 
         /// Creates a transient.
-        public init(time: Double, intensity: Float, sharpness: Float) {
+        package init(time: Double, intensity: Float, sharpness: Float) {
             self.time = time
             self.intensity = intensity
             self.sharpness = sharpness
@@ -31,23 +31,23 @@ public struct HapticAnalysis: Sendable, Equatable {
     }
 
     /// Length in seconds: the sound's, plus the envelope's release after it until it falls silent.
-    public var duration: Double
+    package var duration: Double
     /// The scale of `envelope`'s values.
-    public var scale: EnvelopeScale
+    package var scale: EnvelopeScale
     /// Intensity or drive amplitude (see `scale`), 0…1 over time. Starts at time 0 and ends at `duration`.
-    public var envelope: [Breakpoint]
+    package var envelope: [Breakpoint]
     /// Sharpness 0…1 over time (the spectral centroid below the settings' `centroidLowpass`, mapped
     /// linearly from `frequencyMin`…`frequencyMax`). Starts at time 0 and ends at `duration`.
-    public var sharpness: [Breakpoint]
+    package var sharpness: [Breakpoint]
     /// Transients at onsets, in time order.
-    public var transients: [Transient]
+    package var transients: [Transient]
     /// The band's loudest level (peak scale: a full-scale sine reads 1); intensity 1 when normalising.
-    public var peakLevel: Float
+    package var peakLevel: Float
     /// The tolerance the breakpoints keep to (raised from the setting when the density limit required).
-    public var toleranceUsed: Float
+    package var toleranceUsed: Float
 
     /// Creates an analysis.
-    public init(
+    package init(
         duration: Double, scale: EnvelopeScale, envelope: [Breakpoint], sharpness: [Breakpoint],
         transients: [Transient], peakLevel: Float, toleranceUsed: Float
     ) {
@@ -62,22 +62,22 @@ public struct HapticAnalysis: Sendable, Equatable {
 
     /// The intensity at `time`: the envelope (linear between breakpoints in its scale, held outside
     /// them), as intensity.
-    public func intensity(at time: Double) -> Float {
+    package func intensity(at time: Double) -> Float {
         let value = Self.value(of: envelope, at: time)
         return scale == .intensity ? value : value.squareRoot()
     }
 
     /// The drive amplitude at `time` (intensity², or the amplitude envelope itself).
-    public func amplitude(at time: Double) -> Float {
+    package func amplitude(at time: Double) -> Float {
         let value = Self.value(of: envelope, at: time)
         return scale == .amplitude ? value : value * value
     }
 
     /// The sharpness envelope's value at `time` (linear between breakpoints, held outside them).
-    public func sharpness(at time: Double) -> Float { Self.value(of: sharpness, at: time) }
+    package func sharpness(at time: Double) -> Float { Self.value(of: sharpness, at: time) }
 
     /// Linear interpolation through `points` (sorted by time); the end values hold outside them, 0 when empty.
-    public static func value(of points: [Breakpoint], at time: Double) -> Float {
+    package static func value(of points: [Breakpoint], at time: Double) -> Float {
         guard let first = points.first, let last = points.last else { return 0 }
         if time <= first.time { return first.value }
         if time >= last.time { return last.value }
@@ -99,14 +99,14 @@ public struct HapticAnalysis: Sendable, Equatable {
 /// below the floor f (`floor` dB under the reference), else (u − f)/(1 − f) × gain, clipped to 1;
 /// intensity = √amplitude.
 /// - Important: Thread safety: any thread (a value). Real-time safe: yes.
-public struct LevelMap: Sendable {
+package struct LevelMap: Sendable {
     let reference: Float
     let floor: Float
     let gain: Float
 
     /// - Parameters:
     ///   - reference: the level that maps to 1 before the gain (the peak when normalising, else 1).
-    public init(settings: AnalysisSettings, reference: Float) {
+    package init(settings: AnalysisSettings, reference: Float) {
         self.reference = reference > 0 ? reference : 1
         floor = Float(AnalysisMath.amplitude(decibels: settings.floor))
         gain = Float(AnalysisMath.amplitude(decibels: settings.gain))
@@ -114,7 +114,7 @@ public struct LevelMap: Sendable {
 
     /// The drive amplitude 0…1 for a detector level.
     @inline(__always)
-    public func amplitude(_ level: Float) -> Float {
+    package func amplitude(_ level: Float) -> Float {
         let u = level / reference
         guard u > floor else { return 0 }
         return min((u - floor) / (1 - floor) * gain, 1)
@@ -122,5 +122,5 @@ public struct LevelMap: Sendable {
 
     /// The intensity 0…1 for a detector level: √amplitude.
     @inline(__always)
-    public func intensity(_ level: Float) -> Float { amplitude(level).squareRoot() }
+    package func intensity(_ level: Float) -> Float { amplitude(level).squareRoot() }
 }

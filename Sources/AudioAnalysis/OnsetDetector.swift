@@ -1,17 +1,17 @@
 /// An onset found by the detector.
-public struct DetectedOnset: Sendable, Equatable {
+package struct DetectedOnset: Sendable, Equatable {
     /// Where the rise began, in frames from the start of the stream: the end of the control tick where
     /// the detection function last stopped falling (looking back at most 15.5 ms from the detection).
-    public var frame: Int
+    package var frame: Int
     /// The frame at which the rise crossed the threshold (the end of that control tick).
-    public var detectionFrame: Int
+    package var detectionFrame: Int
     /// The detection function there: the energy-weighted rise across the bands, in dB.
-    public var strength: Float
+    package var strength: Float
     /// Which bands grew by the detection, as sharpness 0…1: the bands' centre frequencies on the
     /// settings' sharpness scale, weighted by how much energy each gained over its reference. Known at
     /// once, so the live path can use it; a low sound's first milliseconds can make it too sharp (see
     /// `DetectorTick.settledSharpness`).
-    public var sharpness: Float
+    package var sharpness: Float
 }
 
 /// Spectral flux on a five-band filter bank, evaluated at each control tick.

@@ -10,26 +10,26 @@ import Foundation
 ///
 /// Not thread-safe (reads share the descriptor's offset): use one handle from one thread at a time.
 /// The descriptor is closed when the handle goes away. Not for the real-time thread.
-public final class AudioFileHandle {
+package final class AudioFileHandle {
     /// Identifies a file independently of its name: the same file opened by two names (links)
     /// has the same identity.
-    public struct Identity: Hashable, Sendable {
+    package struct Identity: Hashable, Sendable {
         /// `st_dev` of the file.
-        public var device: UInt64
+        package var device: UInt64
         /// `st_ino` of the file.
-        public var inode: UInt64
+        package var inode: UInt64
     }
 
     /// The open descriptor (read-only, close-on-exec, blocking).
     let descriptor: Int32
     /// The path the file was opened by.
-    public let path: String
+    package let path: String
     /// The name used in messages: the path as the pattern or the caller wrote it.
-    public let displayName: String
+    package let displayName: String
     /// Device and inode of the open file.
-    public let identity: Identity
+    package let identity: Identity
     /// Size of the file in bytes, from `fstat` of the open descriptor.
-    public let byteCount: Int
+    package let byteCount: Int
 
     /// Flags for opening a resource file: read-only, and never blocking on a FIFO or device.
     static let openFlags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
@@ -61,7 +61,7 @@ public final class AudioFileHandle {
     ///   - displayName: the name for messages (default: `path`).
     /// - Throws: `.missing` when nothing is there, `.unreadable` for a folder, a FIFO, a device or a
     ///   file that cannot be opened.
-    public convenience init(path: String, displayName: String? = nil) throws(AudioResourceError) {
+    package convenience init(path: String, displayName: String? = nil) throws(AudioResourceError) {
         let name = displayName ?? path
         switch Self.check(FileSystemPath.withCString(path) { open($0, Self.openFlags) }) {
         case .file(let file): self.init(file, path: path, displayName: name)

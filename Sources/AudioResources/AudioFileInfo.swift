@@ -2,36 +2,36 @@ import CSndFile
 import Foundation
 
 /// What libsndfile reports about an audio file, without decoding it (for `thrum info`).
-public struct AudioFileInfo: Sendable, Equatable {
+package struct AudioFileInfo: Sendable, Equatable {
     /// Length in frames as declared by the file, or nil when the format does not say
     /// (e.g. an Ogg stream without an end marker).
-    public var frames: Int?
+    package var frames: Int?
     /// Channels per frame.
-    public var channels: Int
+    package var channels: Int
     /// Sample rate in Hz.
-    public var sampleRate: Int
+    package var sampleRate: Int
     /// libsndfile's name for the container and encoding, e.g. "WAV (Microsoft), 16 bit PCM".
-    public var formatName: String
+    package var formatName: String
     /// The raw libsndfile format code (`SF_FORMAT_*` major | subtype).
-    public var formatCode: Int32
+    package var formatCode: Int32
     /// Size of the file on disk in bytes.
-    public var fileBytes: Int
+    package var fileBytes: Int
 
     /// Length in seconds (`frames / sampleRate`), or nil when unknown.
-    public var durationSeconds: Double? {
+    package var durationSeconds: Double? {
         guard let frames, sampleRate > 0 else { return nil }
         return Double(frames) / Double(sampleRate)
     }
 
     /// Opens `path` with libsndfile and reads its header. Any thread; not real-time safe.
     /// - Throws: `.missing` if there is no file, `.unreadable` with libsndfile's message otherwise.
-    public static func probe(_ path: String) throws(AudioResourceError) -> AudioFileInfo {
+    package static func probe(_ path: String) throws(AudioResourceError) -> AudioFileInfo {
         try probe(AudioFileHandle(path: path))
     }
 
     /// Reads the header of an open file with libsndfile. Any thread; not real-time safe.
     /// - Throws: `.unreadable` with libsndfile's message.
-    public static func probe(_ file: AudioFileHandle) throws(AudioResourceError) -> AudioFileInfo {
+    package static func probe(_ file: AudioFileHandle) throws(AudioResourceError) -> AudioFileInfo {
         var info = SF_INFO()
         guard let sound = file.openSoundFile(&info) else {
             throw .unreadable(path: file.displayName, reason: SndFile.errorMessage(nil))

@@ -17,9 +17,9 @@ import Foundation
 ///
 /// Damaged files: a file whose header promises more audio than it holds (truncated mid-data) is
 /// rejected with `.unreadable` describing the truncation; no partial or garbage data is returned.
-public enum AudioFileLoader {
+package enum AudioFileLoader {
     /// libsamplerate converter quality.
-    public enum ResampleQuality: Sendable, Equatable {
+    package enum ResampleQuality: Sendable, Equatable {
         /// `SRC_SINC_BEST_QUALITY`: slowest, best.
         case best
         /// `SRC_SINC_MEDIUM_QUALITY`: the default, indistinguishable for haptic-audio use.
@@ -37,9 +37,9 @@ public enum AudioFileLoader {
     }
 
     /// Highest channel count kept in ``DecodedAudio``.
-    public static let maxChannels = 2
+    package static let maxChannels = 2
     /// Sample rates accepted from a file header, in Hz.
-    public static let acceptedSampleRates = 1...1_536_000
+    package static let acceptedSampleRates = 1...1_536_000
 
     /// Opens `path` (symbolic links followed, no confinement) and loads it: see ``load(_:targetSampleRate:limits:quality:)``.
     ///
@@ -51,7 +51,7 @@ public enum AudioFileLoader {
     ///   - displayName: the name used in error messages (e.g. the pattern's `EventWaveformPath`);
     ///     defaults to `path`.
     /// - Returns: the decoded audio, 1 or 2 channels, at `targetSampleRate`.
-    public static func load(
+    package static func load(
         path: String,
         targetSampleRate: Double,
         limits: AudioResourceLimits = .default,
@@ -77,7 +77,7 @@ public enum AudioFileLoader {
     ///   - limits: size, length and memory limits.
     ///   - quality: libsamplerate converter (default ``ResampleQuality/medium``).
     /// - Returns: the decoded audio, 1 or 2 channels, at `targetSampleRate`.
-    public static func load(
+    package static func load(
         _ file: AudioFileHandle,
         targetSampleRate: Double,
         limits: AudioResourceLimits = .default,
@@ -178,7 +178,7 @@ public enum AudioFileLoader {
     }
 
     /// Frames produced by converting `frames` frames at `ratio` (output rate ÷ input rate).
-    public static func outputFrameCount(_ frames: Int, ratio: Double) -> Int {
+    package static func outputFrameCount(_ frames: Int, ratio: Double) -> Int {
         Int((Double(frames) * ratio).rounded())
     }
 

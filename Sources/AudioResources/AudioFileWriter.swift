@@ -2,7 +2,7 @@ import CSndFile
 import Foundation
 
 /// Sample encoding requested for a file written by ``AudioFileWriter``.
-public enum AudioSampleFormat: String, Sendable, Equatable, CaseIterable {
+package enum AudioSampleFormat: String, Sendable, Equatable, CaseIterable {
     /// 32-bit IEEE float (default). Containers that cannot store float use their best
     /// alternative: FLAC → 24-bit PCM; Ogg → Vorbis (or Opus for `.opus`); MP3 → MPEG layer III.
     case float
@@ -40,25 +40,25 @@ public enum AudioSampleFormat: String, Sendable, Equatable, CaseIterable {
 /// carry no PEAK chunk (an optional summary that costs a second pass over every sample).
 ///
 /// Not thread-safe: use one writer from one thread at a time. Not real-time safe.
-public final class AudioFileWriter {
+package final class AudioFileWriter {
     /// The destination, as given (`"standard output"` for a writer to standard output).
-    public let path: String
+    package let path: String
     /// Sample rate in Hz.
-    public let sampleRate: Int
+    package let sampleRate: Int
     /// Channels per frame.
-    public let channelCount: Int
+    package let channelCount: Int
     /// The sample format requested.
-    public let sampleFormat: AudioSampleFormat
+    package let sampleFormat: AudioSampleFormat
     /// The libsndfile format code of the file (`SF_FORMAT_*` major | subtype); a WAV written as RF64
     /// says so after ``close()``.
-    public private(set) var formatCode: Int32
+    package private(set) var formatCode: Int32
     /// libsndfile's name for the format used, e.g. "FLAC (Free Lossless Audio Codec), Signed 24 bit PCM".
-    public var formatName: String { SndFile.formatName(formatCode) }
+    package var formatName: String { SndFile.formatName(formatCode) }
     /// Frames written so far.
-    public private(set) var framesWritten = 0
+    package private(set) var framesWritten = 0
     /// Samples written so far that lay outside [-1, 1] (or were NaN); for integer formats
     /// these were clamped to full scale.
-    public private(set) var clippedSampleCount = 0
+    package private(set) var clippedSampleCount = 0
     /// Most bytes of audio data the container can hold, or nil when it has no 32-bit limit.
     var dataByteLimit: Int?
 
@@ -71,7 +71,7 @@ public final class AudioFileWriter {
     private var scratch: [Int32] = []
 
     /// File extensions (lower case, no dot) this writer accepts.
-    public static let supportedExtensions = [
+    package static let supportedExtensions = [
         "wav", "wave", "aif", "aiff", "aifc", "caf", "au", "snd", "w64", "rf64", "flac", "ogg", "oga", "opus", "mp3",
     ]
 
@@ -90,7 +90,7 @@ public final class AudioFileWriter {
     ///   - sampleFormat: requested sample encoding (default `.float`).
     ///   - expectedFrames: how many frames will be written, if known (a WAV over 2 GiB becomes RF64).
     /// - Throws: `.writeFailed` naming the file and libsndfile's message or the problem.
-    public convenience init(
+    package convenience init(
         path: String, sampleRate: Int, channelCount: Int, sampleFormat: AudioSampleFormat = .float,
         expectedFrames: Int? = nil
     ) throws(AudioResourceError) {
@@ -111,7 +111,7 @@ public final class AudioFileWriter {
     /// Prepares to write a file of the container `fileExtension` (e.g. `"wav"`) to the open descriptor
     /// `descriptor` (standard output, a pipe), delivered whole by ``close()``; the descriptor is not
     /// closed. `name` names it in messages (e.g. "standard output"). Other parameters as for a path.
-    public convenience init(
+    package convenience init(
         descriptor: Int32, name: String, fileExtension: String, sampleRate: Int, channelCount: Int,
         sampleFormat: AudioSampleFormat = .float, expectedFrames: Int? = nil
     ) throws(AudioResourceError) {
@@ -228,7 +228,7 @@ public final class AudioFileWriter {
     ///   written; the writer stays usable), or the data cannot be written: libsndfile fails (disk full,
     ///   …) or the container's size limit would be passed. After such a failure the writer is closed
     ///   and its temporary file removed.
-    public func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioResourceError) {
+    package func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioResourceError) {
         guard let file else { throw .writeFailed(path: path, reason: "the writer is already closed") }
         guard samples.count % channelCount == 0 else {
             throw .writeFailed(
@@ -290,7 +290,7 @@ public final class AudioFileWriter {
     }
 
     /// Appends interleaved frames from an array; same rules as the buffer version.
-    public func write(_ samples: [Float]) throws(AudioResourceError) {
+    package func write(_ samples: [Float]) throws(AudioResourceError) {
         try samples.withUnsafeBufferPointer { (buffer) throws(AudioResourceError) in try write(buffer) }
     }
 
@@ -298,7 +298,7 @@ public final class AudioFileWriter {
     /// nothing. On failure nothing is left at the destination.
     /// - Throws: `.writeFailed` with libsndfile's message or the system's, or because the writer was
     ///   discarded (after ``discard()`` or a failed write).
-    public func close() throws(AudioResourceError) {
+    package func close() throws(AudioResourceError) {
         if discarded { throw .writeFailed(path: path, reason: "nothing was written: the file was abandoned after an error") }
         guard let file else { return }
         self.file = nil
@@ -324,7 +324,7 @@ public final class AudioFileWriter {
 
     /// Abandons the file: nothing is written to the destination and the temporary file is removed.
     /// Calling it after ``close()`` (or twice) does nothing.
-    public func discard() {
+    package func discard() {
         guard let file else { return }
         sf_close(file)
         self.file = nil

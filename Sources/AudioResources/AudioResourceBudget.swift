@@ -5,33 +5,33 @@ import Synchronization
 ///
 /// Thread-safe: every method may be called from any thread (a `Mutex` guards the total).
 /// Not for the real-time thread (the mutex may block briefly).
-public final class AudioResourceBudget: Sendable {
+package final class AudioResourceBudget: Sendable {
     /// The budget in bytes of float samples (frames × channels × 4).
-    public let limitBytes: Int
+    package let limitBytes: Int
     private let used: Mutex<Int>
 
     /// Creates an empty budget of `limitBytes` bytes.
-    public init(limitBytes: Int = AudioResourceLimits.defaultMaxTotalDecodedBytes) {
+    package init(limitBytes: Int = AudioResourceLimits.defaultMaxTotalDecodedBytes) {
         self.limitBytes = limitBytes
         self.used = Mutex(0)
     }
 
     /// Creates an empty budget using `limits.maxTotalDecodedBytes`.
-    public convenience init(limits: AudioResourceLimits) {
+    package convenience init(limits: AudioResourceLimits) {
         self.init(limitBytes: limits.maxTotalDecodedBytes)
     }
 
     /// Bytes currently reserved.
-    public var usedBytes: Int { used.withLock { $0 } }
+    package var usedBytes: Int { used.withLock { $0 } }
 
     /// Bytes still available (never negative).
-    public var availableBytes: Int { max(0, limitBytes - usedBytes) }
+    package var availableBytes: Int { max(0, limitBytes - usedBytes) }
 
     /// Reserves `bytes` for `file` (the name used in the error message).
     ///
     /// Either the whole amount is reserved or nothing is: on failure earlier reservations are
     /// unchanged and ``AudioResourceError/budgetExceeded(path:decodedBytes:used:limit:)`` is thrown.
-    public func reserve(_ bytes: Int, for file: String) throws(AudioResourceError) {
+    package func reserve(_ bytes: Int, for file: String) throws(AudioResourceError) {
         precondition(bytes >= 0, "cannot reserve a negative byte count")
         let result: Int? = used.withLock { total in
             if bytes > limitBytes - total { return total }
@@ -44,12 +44,12 @@ public final class AudioResourceBudget: Sendable {
     }
 
     /// Reserves ``DecodedAudio/byteCount`` for `audio`, naming it by `file` (default: its source path).
-    public func reserve(_ audio: DecodedAudio, file: String? = nil) throws(AudioResourceError) {
+    package func reserve(_ audio: DecodedAudio, file: String? = nil) throws(AudioResourceError) {
         try reserve(audio.byteCount, for: file ?? audio.sourcePath)
     }
 
     /// Returns `bytes` previously reserved. Releasing more than is reserved leaves zero.
-    public func release(_ bytes: Int) {
+    package func release(_ bytes: Int) {
         precondition(bytes >= 0, "cannot release a negative byte count")
         used.withLock { $0 = max(0, $0 - bytes) }
     }

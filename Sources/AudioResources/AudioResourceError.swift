@@ -5,7 +5,7 @@ import Foundation
 /// Every case carries the file name as the user wrote it (or the path used), and
 /// ``description`` is one line naming the file, the figure, the limit and what to do.
 /// Map to Core Haptics errors with ``category``.
-public enum AudioResourceError: Error, LocalizedError, CustomStringConvertible, Sendable, Equatable {
+package enum AudioResourceError: Error, LocalizedError, CustomStringConvertible, Sendable, Equatable {
     /// No file at the path; `searched` lists every full path that was tried, in order.
     case missing(path: String, searched: [String])
     /// The file exists but cannot be decoded; `reason` is libsndfile's message or a
@@ -28,7 +28,7 @@ public enum AudioResourceError: Error, LocalizedError, CustomStringConvertible, 
     case writeFailed(path: String, reason: String)
 
     /// How a caller should classify the error.
-    public enum Category: Sendable, Equatable {
+    package enum Category: Sendable, Equatable {
         /// A size, length or memory limit was exceeded (→ `CHHapticError.resourceNotAvailable`).
         case limitViolation
         /// The file does not exist (→ `CHHapticError.fileNotFound`).
@@ -42,7 +42,7 @@ public enum AudioResourceError: Error, LocalizedError, CustomStringConvertible, 
     }
 
     /// The error's category (see ``Category``).
-    public var category: Category {
+    package var category: Category {
         switch self {
         case .fileTooLarge, .tooLong, .budgetExceeded: .limitViolation
         case .missing: .fileNotFound
@@ -54,10 +54,10 @@ public enum AudioResourceError: Error, LocalizedError, CustomStringConvertible, 
 
     /// True for size, length and memory-budget violations (→ `resourceNotAvailable`);
     /// false for missing, unreadable or disallowed files.
-    public var isLimitViolation: Bool { category == .limitViolation }
+    package var isLimitViolation: Bool { category == .limitViolation }
 
     /// The file name or path the error is about.
-    public var path: String {
+    package var path: String {
         switch self {
         case .missing(let p, _), .unreadable(let p, _), .fileTooLarge(let p, _, _), .tooLong(let p, _, _),
             .budgetExceeded(let p, _, _, _), .pathEscapesRoots(let p, _), .absolutePathNotAllowed(let p),
@@ -67,7 +67,7 @@ public enum AudioResourceError: Error, LocalizedError, CustomStringConvertible, 
     }
 
     /// One line: the file, the figure, the limit, and what to do.
-    public var description: String {
+    package var description: String {
         switch self {
         case .missing(let path, let searched):
             let places = searched.isEmpty ? "no folder to search" : "looked in " + searched.joined(separator: ", ")
@@ -97,7 +97,7 @@ public enum AudioResourceError: Error, LocalizedError, CustomStringConvertible, 
     }
 
     /// The same one-line text as ``description`` (so `localizedDescription` shows it too).
-    public var errorDescription: String? { description }
+    package var errorDescription: String? { description }
 
     // MARK: - Formatting figures
 

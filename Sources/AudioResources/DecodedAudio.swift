@@ -6,31 +6,31 @@
 /// retaining anything beyond the object itself; the buffer stays valid for as long as
 /// the object is alive, and is freed in `deinit`, so keep a strong reference on the
 /// control side and release the last one off the real-time thread.
-public final class DecodedAudio: Sendable {
+package final class DecodedAudio: Sendable {
     /// Interleaved samples (`frameCount × channelCount` floats, channel order as in the file).
     ///
     /// Valid for the lifetime of this object. Reading it is real-time safe.
-    nonisolated(unsafe) public let samples: UnsafeBufferPointer<Float>
+    nonisolated(unsafe) package let samples: UnsafeBufferPointer<Float>
 
     /// Number of frames (one sample per channel).
-    public let frameCount: Int
+    package let frameCount: Int
 
     /// Number of interleaved channels: 1 (mono) or 2 (stereo) when produced by
     /// ``AudioFileLoader``.
-    public let channelCount: Int
+    package let channelCount: Int
 
     /// Sample rate of ``samples`` in Hz (after any conversion by the loader).
-    public let sampleRate: Double
+    package let sampleRate: Double
 
     /// Path of the file the samples came from (as passed to the loader), or a
     /// descriptive name for audio that was not loaded from a file.
-    public let sourcePath: String
+    package let sourcePath: String
 
     /// Memory held by the samples in bytes: `frameCount × channelCount × 4`.
-    public var byteCount: Int { frameCount * channelCount * MemoryLayout<Float>.size }
+    package var byteCount: Int { frameCount * channelCount * MemoryLayout<Float>.size }
 
     /// Length in seconds: `frameCount / sampleRate`.
-    public var duration: Double { sampleRate > 0 ? Double(frameCount) / sampleRate : 0 }
+    package var duration: Double { sampleRate > 0 ? Double(frameCount) / sampleRate : 0 }
 
     /// Copies interleaved samples into new storage.
     ///
@@ -39,7 +39,7 @@ public final class DecodedAudio: Sendable {
     ///   - channelCount: channels per frame (≥ 1).
     ///   - sampleRate: sample rate in Hz (> 0).
     ///   - sourcePath: where the samples came from, for messages.
-    public convenience init(samples: [Float], channelCount: Int, sampleRate: Double, sourcePath: String) {
+    package convenience init(samples: [Float], channelCount: Int, sampleRate: Double, sourcePath: String) {
         precondition(channelCount >= 1, "channelCount must be at least 1")
         precondition(samples.count % channelCount == 0, "sample count must be a multiple of channelCount")
         precondition(sampleRate > 0, "sampleRate must be positive")
@@ -64,13 +64,13 @@ public final class DecodedAudio: Sendable {
 
     /// Calls `body` with the interleaved samples. Does not allocate; real-time safe.
     @inlinable
-    public func withUnsafeSamples<R, E: Error>(_ body: (UnsafeBufferPointer<Float>) throws(E) -> R) throws(E) -> R {
+    package func withUnsafeSamples<R, E: Error>(_ body: (UnsafeBufferPointer<Float>) throws(E) -> R) throws(E) -> R {
         try body(samples)
     }
 
     /// The sample at `frame` on `channel` (bounds-checked in debug builds only).
     @inlinable
-    public subscript(frame frame: Int, channel channel: Int) -> Float {
+    package subscript(frame frame: Int, channel channel: Int) -> Float {
         samples[frame * channelCount + channel]
     }
 }

@@ -4,13 +4,13 @@
 /// `b` as U+10FF00 + `b`) and turned back into the same bytes for every system call.
 ///
 /// A value-free namespace; thread-safe.
-public enum FileSystemPath {
+package enum FileSystemPath {
     /// The characters that stand for bytes 0x80…0xFF that are not part of valid UTF-8.
-    public static let rawByteScalars: ClosedRange<UInt32> = 0x10_FF80...0x10_FFFF
+    package static let rawByteScalars: ClosedRange<UInt32> = 0x10_FF80...0x10_FFFF
 
     /// The string for the name `bytes` (no NUL): valid UTF-8 decoded, every other byte kept as its
     /// stand-in character.
-    public static func string<Bytes: Collection<UInt8>>(fromBytes bytes: Bytes) -> String where Bytes.Index == Int {
+    package static func string<Bytes: Collection<UInt8>>(fromBytes bytes: Bytes) -> String where Bytes.Index == Int {
         var result = String.UnicodeScalarView()
         var index = bytes.startIndex
         while index < bytes.endIndex {
@@ -26,7 +26,7 @@ public enum FileSystemPath {
     }
 
     /// The bytes of the name `path` (no NUL): stand-in characters back to their bytes, the rest as UTF-8.
-    public static func bytes(_ path: String) -> [UInt8] {
+    package static func bytes(_ path: String) -> [UInt8] {
         var result: [UInt8] = []
         result.reserveCapacity(path.utf8.count)
         for scalar in path.unicodeScalars {
@@ -40,7 +40,7 @@ public enum FileSystemPath {
     }
 
     /// Calls `body` with `path` as the NUL-terminated name a system call takes.
-    public static func withCString<R>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
+    package static func withCString<R>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
         try (bytes(path).map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { try body($0.baseAddress!) }
     }
 

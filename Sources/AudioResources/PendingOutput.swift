@@ -148,10 +148,10 @@ struct PendingOutputError: Error {
 /// Writes whole files the way ``AudioFileWriter`` does: under a temporary name beside the target,
 /// renamed over it once complete (a destination that is not a regular file gets one copy), so a
 /// failure leaves nothing and an existing file is never half-replaced. Any thread; not real-time safe.
-public enum OutputFile {
+package enum OutputFile {
     /// Writes `data` to `path`.
     /// - Throws: `.writeFailed` naming the file and the system's reason.
-    public static func write(_ data: Data, to path: String) throws(AudioResourceError) {
+    package static func write(_ data: Data, to path: String) throws(AudioResourceError) {
         do throws(PendingOutputError) {
             let output = try PendingOutput.forPath(path)
             let failure: Int32 = data.withUnsafeBytes { bytes in

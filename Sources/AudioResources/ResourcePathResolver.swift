@@ -13,17 +13,17 @@ import Foundation
 /// folder is accepted wherever the file's other names are.
 ///
 /// A value type; safe to use from any thread (it only reads the file system). Not for the real-time thread.
-public struct ResourcePathResolver: Sendable, Equatable {
+package struct ResourcePathResolver: Sendable, Equatable {
     /// Resource roots (`--resources DIR`), searched after the pattern's folder, in order.
-    public var roots: [String]
+    package var roots: [String]
     /// Accept absolute paths and paths outside every allowed folder (`--allow-any-path`).
-    public var allowAnyPath: Bool
+    package var allowAnyPath: Bool
 
     /// Creates a resolver.
     /// - Parameters:
     ///   - roots: folders searched after the pattern's own folder, in order.
     ///   - allowAnyPath: when true, absolute paths and escaping paths are accepted.
-    public init(roots: [String] = [], allowAnyPath: Bool = false) {
+    package init(roots: [String] = [], allowAnyPath: Bool = false) {
         self.roots = roots
         self.allowAnyPath = allowAnyPath
     }
@@ -37,7 +37,7 @@ public struct ResourcePathResolver: Sendable, Equatable {
     /// - Throws: `.absolutePathNotAllowed`, `.pathEscapesRoots` (the path leads outside the folder it
     ///   was looked up in, for every folder where it does not simply miss), `.missing` listing every
     ///   place searched, or `.unreadable` (the first file found is a FIFO, device or cannot be opened).
-    public func open(_ path: String, relativeTo patternFolder: String?) throws(AudioResourceError) -> AudioFileHandle {
+    package func open(_ path: String, relativeTo patternFolder: String?) throws(AudioResourceError) -> AudioFileHandle {
         try open(path, relativeTo: patternFolder, method: nil)
     }
 

@@ -3,13 +3,13 @@ import Foundation
 import ThrumModel
 
 /// One AHAP pattern to convert, with the JSON paths of its entries (for locating losses).
-public struct AHAPSource: Sendable {
-    public var pattern: PatternData
+package struct AHAPSource: Sendable {
+    package var pattern: PatternData
     /// From `AHAPDecodeResult.sourcePaths`; empty for a pattern built in code.
-    public var paths: AHAPDecodeResult.SourcePaths
+    package var paths: AHAPDecodeResult.SourcePaths
 
     /// Creates a source.
-    public init(pattern: PatternData, paths: AHAPDecodeResult.SourcePaths = AHAPDecodeResult.SourcePaths()) {
+    package init(pattern: PatternData, paths: AHAPDecodeResult.SourcePaths = AHAPDecodeResult.SourcePaths()) {
         self.pattern = pattern
         self.paths = paths
     }
@@ -20,10 +20,10 @@ public struct AHAPSource: Sendable {
 }
 
 /// The `.haptic` form of AHAP patterns, and every loss (issues carry the index of their source).
-public struct HapticImport: Sendable {
+package struct HapticImport: Sendable {
     /// The file; nil when an issue is an error (nothing haptic to convert, or an effect too long).
-    public var file: HapticFile?
-    public var issues: [HapticIssue]
+    package var file: HapticFile?
+    package var issues: [HapticIssue]
 }
 
 /// Converts AHAP patterns played together (one player each: a split pair, or a single pattern) to one
@@ -38,10 +38,10 @@ public struct HapticImport: Sendable {
 ///   = its HapticSharpness.
 /// Audio events and parameters, envelope shapes and envelope-time controls have no `.haptic` form: each is
 /// a loss. Pure and thread-safe.
-public enum AHAPToHaptic {
+package enum AHAPToHaptic {
     /// When a pattern ends on an emphasis, the envelope runs on this long (s) so it can play out (as
     /// Meta's player does).
-    public static let emphasisTail = 0.1
+    package static let emphasisTail = 0.1
 
     /// A sounding HapticContinuous event: its pattern, edges, intensity and sharpness; `fades` = not sustained
     /// (its amplitude falls linearly to 0 at `end`).
@@ -64,7 +64,7 @@ public enum AHAPToHaptic {
     }
 
     /// Converts `sources` (which should have decoded without errors).
-    public static func convert(_ sources: [AHAPSource]) -> HapticImport {
+    package static func convert(_ sources: [AHAPSource]) -> HapticImport {
         var issues: [HapticIssue] = []
         var voices: [Voice] = []
         var transients: [Transient] = []

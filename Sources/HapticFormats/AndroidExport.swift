@@ -2,27 +2,27 @@ import AHAPCodec
 import Foundation
 
 /// A `.haptic` effect in the two forms Android's `VibrationEffect` takes, and every loss.
-public struct AndroidVibration: Sendable, Equatable {
+package struct AndroidVibration: Sendable, Equatable {
     /// One `BasicEnvelopeBuilder.addControlPoint(intensity, sharpness, durationMillis)` call.
-    public struct ControlPoint: Sendable, Equatable {
+    package struct ControlPoint: Sendable, Equatable {
         /// Target intensity 0…1 (0 = off).
-        public var intensity: Double
+        package var intensity: Double
         /// Target sharpness 0…1.
-        public var sharpness: Double
+        package var sharpness: Double
         /// Time to reach the target from the previous point, in whole milliseconds (≥ 1).
-        public var durationMillis: Int
+        package var durationMillis: Int
     }
 
     /// The step length of the waveform form, in milliseconds.
-    public var resolutionMillis: Int
+    package var resolutionMillis: Int
     /// `createWaveform(timings, amplitudes, -1)`: how long each step lasts (ms)…
-    public var timings: [Int]
+    package var timings: [Int]
     /// …and its amplitude, 0 (off) to 255.
-    public var amplitudes: [Int]
+    package var amplitudes: [Int]
     /// `BasicEnvelopeBuilder.setInitialSharpness`: the sharpness at the start.
-    public var initialSharpness: Double
+    package var initialSharpness: Double
     /// The control points, in order; the last has intensity 0, as the builder requires.
-    public var controlPoints: [ControlPoint]
+    package var controlPoints: [ControlPoint]
 }
 
 /// Converts `.haptic` to Android vibrations (API 26 `VibrationEffect.createWaveform` and API 36
@@ -34,14 +34,14 @@ public struct AndroidVibration: Sendable, Equatable {
 ///   conversion), sharpness = frequency (both map linearly to the actuator's frequency range). The builder
 ///   starts at intensity 0, so a jump becomes a 1 ms ramp, and the effect ends with a ramp to 0.
 /// - Android has no transients here: each emphasis becomes a pulse of `emphasisDuration` in both forms.
-public enum AndroidExport {
+package enum AndroidExport {
     /// How long an emphasis pulse lasts, in seconds.
-    public static let emphasisDuration = 0.02
+    package static let emphasisDuration = 0.02
     /// The default step of the waveform form, in milliseconds.
-    public static let defaultResolution = 10
+    package static let defaultResolution = 10
 
     /// Converts `file` (which should have passed `HapticFileValidator`); `resolution` in ms, ≥ 1.
-    public static func convert(_ file: HapticFile, resolution: Int = defaultResolution) -> (
+    package static func convert(_ file: HapticFile, resolution: Int = defaultResolution) -> (
         vibration: AndroidVibration, issues: [HapticIssue]
     ) {
         var issues: [HapticIssue] = []
@@ -190,7 +190,7 @@ public enum AndroidExport {
 
     /// The export as JSON text: `waveform` (`createWaveform` arguments) and `envelope`
     /// (`BasicEnvelopeBuilder` calls), with `durationMillis` of the effect and the `source` file name.
-    public static func json(_ vibration: AndroidVibration, source: String?) -> String {
+    package static func json(_ vibration: AndroidVibration, source: String?) -> String {
         let points = vibration.controlPoints.map {
             "      {\"intensity\": \(number($0.intensity)), \"sharpness\": \(number($0.sharpness)), \"durationMillis\": \($0.durationMillis)}"
         }

@@ -5,48 +5,48 @@ import ThrumModel
 /// Converts pattern files between AHAP, `.haptic` and Android's vibration JSON: reads the inputs, converts,
 /// and returns the output texts with every diagnostic (reading problems and conversion losses, located in
 /// the inputs). Writes nothing itself. Pure and thread-safe.
-public enum FormatConverter {
+package enum FormatConverter {
     /// How to convert.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// `.haptic` → AHAP: write a continuous and a transient file instead of one.
-        public var split = false
+        package var split = false
         /// Read `.haptic` inputs in strict mode and treat every warning (every loss) as an error.
-        public var strict = false
+        package var strict = false
         /// `.haptic` → AHAP: write what Meta Haptics Studio writes (`HapticToAHAP.Style.metaCompatible`).
-        public var metaCompatible = false
+        package var metaCompatible = false
         /// Android: the waveform step in milliseconds.
-        public var resolution = AndroidExport.defaultResolution
+        package var resolution = AndroidExport.defaultResolution
         /// The output format; nil = from the output's extension.
-        public var format: PatternFormat?
+        package var format: PatternFormat?
 
         /// Options with the defaults.
-        public init() {}
+        package init() {}
     }
 
     /// What a conversion produced: the files to write (path and text; none when there is an error) and
     /// every diagnostic.
-    public struct Result: Sendable {
-        public var outputs: [(path: String, text: String)]
-        public var diagnostics: [Diagnostic]
+    package struct Result: Sendable {
+        package var outputs: [(path: String, text: String)]
+        package var diagnostics: [Diagnostic]
         /// Whether any diagnostic is an error.
-        public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+        package var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
     }
 
     /// Why a conversion cannot be attempted (a usage problem, not bad data).
-    public struct UsageError: Error, Sendable, Equatable {
-        public var message: String
+    package struct UsageError: Error, Sendable, Equatable {
+        package var message: String
     }
 
     /// The output paths of the split form of `output`: `NAME_continuous.ahap` and `NAME_transients.ahap`
     /// (Meta's names) beside it.
-    public static func splitPaths(_ output: String) -> (continuous: String, transients: String) {
+    package static func splitPaths(_ output: String) -> (continuous: String, transients: String) {
         let stem = (output as NSString).deletingPathExtension
         return (stem + "_continuous.ahap", stem + "_transients.ahap")
     }
 
     /// Converts `inputs` (one `.haptic` file, or AHAP files played together) to `output`.
     /// - Throws: `UsageError` for a combination of inputs, output and options that does not exist.
-    public static func convert(inputs: [String], output: String, options: Options = Options()) throws(UsageError)
+    package static func convert(inputs: [String], output: String, options: Options = Options()) throws(UsageError)
         -> Result
     {
         guard let format = options.format ?? PatternFormat.ofOutput(output) else {

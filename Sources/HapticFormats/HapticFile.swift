@@ -11,14 +11,14 @@ import Foundation
 /// - frequency: linear between breakpoints, the first value before the first breakpoint and the last
 ///   after the last; 0.5 when the envelope is empty or omitted;
 /// - an emphasis is a transient at its breakpoint's time, independent of the continuous envelopes.
-public struct HapticFile: Sendable, Equatable {
+package struct HapticFile: Sendable, Equatable {
     /// The schema version (`version`). Thrum reads major version 1.
-    public struct Version: Sendable, Equatable {
-        public var major: Int
-        public var minor: Int
-        public var patch: Int
+    package struct Version: Sendable, Equatable {
+        package var major: Int
+        package var minor: Int
+        package var patch: Int
         /// Creates a version.
-        public init(major: Int, minor: Int = 0, patch: Int = 0) {
+        package init(major: Int, minor: Int = 0, patch: Int = 0) {
             self.major = major
             self.minor = minor
             self.patch = patch
@@ -26,15 +26,15 @@ public struct HapticFile: Sendable, Equatable {
     }
 
     /// The optional `metadata` object; absent fields are nil.
-    public struct Metadata: Sendable, Equatable {
-        public var author: String?
-        public var editor: String?
-        public var source: String?
-        public var project: String?
-        public var tags: [String]?
-        public var description: String?
+    package struct Metadata: Sendable, Equatable {
+        package var author: String?
+        package var editor: String?
+        package var source: String?
+        package var project: String?
+        package var tags: [String]?
+        package var description: String?
         /// Creates metadata.
-        public init(
+        package init(
             author: String? = nil, editor: String? = nil, source: String? = nil, project: String? = nil,
             tags: [String]? = nil, description: String? = nil
         ) {
@@ -48,23 +48,23 @@ public struct HapticFile: Sendable, Equatable {
     }
 
     /// A transient on an amplitude breakpoint: `amplitude` (intensity) and `frequency` (sharpness), 0…1.
-    public struct Emphasis: Sendable, Equatable {
-        public var amplitude: Double
-        public var frequency: Double
+    package struct Emphasis: Sendable, Equatable {
+        package var amplitude: Double
+        package var frequency: Double
         /// Creates an emphasis.
-        public init(amplitude: Double, frequency: Double) {
+        package init(amplitude: Double, frequency: Double) {
             self.amplitude = amplitude
             self.frequency = frequency
         }
     }
 
     /// One amplitude breakpoint: `time` in seconds (≥ 0), `amplitude` 0…1, an optional emphasis.
-    public struct AmplitudeBreakpoint: Sendable, Equatable {
-        public var time: Double
-        public var amplitude: Double
-        public var emphasis: Emphasis?
+    package struct AmplitudeBreakpoint: Sendable, Equatable {
+        package var time: Double
+        package var amplitude: Double
+        package var emphasis: Emphasis?
         /// Creates a breakpoint.
-        public init(time: Double, amplitude: Double, emphasis: Emphasis? = nil) {
+        package init(time: Double, amplitude: Double, emphasis: Emphasis? = nil) {
             self.time = time
             self.amplitude = amplitude
             self.emphasis = emphasis
@@ -72,29 +72,29 @@ public struct HapticFile: Sendable, Equatable {
     }
 
     /// One frequency breakpoint: `time` in seconds (≥ 0), `frequency` 0…1.
-    public struct FrequencyBreakpoint: Sendable, Equatable {
-        public var time: Double
-        public var frequency: Double
+    package struct FrequencyBreakpoint: Sendable, Equatable {
+        package var time: Double
+        package var frequency: Double
         /// Creates a breakpoint.
-        public init(time: Double, frequency: Double) {
+        package init(time: Double, frequency: Double) {
             self.time = time
             self.frequency = frequency
         }
     }
 
     /// The frequency used when the frequency envelope is empty or omitted (the spec's "typically 0.5").
-    public static let defaultFrequency = 0.5
+    package static let defaultFrequency = 0.5
 
-    public var version: Version
+    package var version: Version
     /// `metadata`; nil when the file has none.
-    public var metadata: Metadata?
+    package var metadata: Metadata?
     /// `signals.continuous.envelopes.amplitude`.
-    public var amplitude: [AmplitudeBreakpoint]
+    package var amplitude: [AmplitudeBreakpoint]
     /// `signals.continuous.envelopes.frequency`; nil when omitted (which means the same as empty).
-    public var frequency: [FrequencyBreakpoint]?
+    package var frequency: [FrequencyBreakpoint]?
 
     /// Creates a file.
-    public init(
+    package init(
         version: Version = Version(major: 1), metadata: Metadata? = nil, amplitude: [AmplitudeBreakpoint],
         frequency: [FrequencyBreakpoint]? = nil
     ) {
@@ -105,20 +105,20 @@ public struct HapticFile: Sendable, Equatable {
     }
 
     /// The time of the first amplitude breakpoint (0 when there is none), in seconds.
-    public var start: Double { amplitude.first?.time ?? 0 }
+    package var start: Double { amplitude.first?.time ?? 0 }
     /// The time of the last amplitude breakpoint, in seconds: where the effect ends (the spec's duration).
-    public var duration: Double { amplitude.last?.time ?? 0 }
+    package var duration: Double { amplitude.last?.time ?? 0 }
     /// The frequency breakpoints (empty when omitted).
-    public var frequencyBreakpoints: [FrequencyBreakpoint] { frequency ?? [] }
+    package var frequencyBreakpoints: [FrequencyBreakpoint] { frequency ?? [] }
 
     /// The amplitude breakpoints that carry an emphasis, with their index, in file order.
-    public var emphases: [(index: Int, time: Double, emphasis: Emphasis)] {
+    package var emphases: [(index: Int, time: Double, emphasis: Emphasis)] {
         amplitude.enumerated().compactMap { index, point in point.emphasis.map { (index, point.time, $0) } }
     }
 
     /// The amplitude at `time` (seconds): linear between breakpoints, 0 outside the envelope. Where several
     /// breakpoints share a time, the last of them holds from that time on. Expects sorted times.
-    public func amplitude(at time: Double) -> Double {
+    package func amplitude(at time: Double) -> Double {
         guard let first = amplitude.first, let last = amplitude.last, time >= first.time, time <= last.time else {
             return 0
         }
@@ -128,7 +128,7 @@ public struct HapticFile: Sendable, Equatable {
 
     /// The frequency at `time` (seconds): linear between breakpoints, the first value before the first and
     /// the last after the last; `defaultFrequency` when there are none. Expects sorted times.
-    public func frequency(at time: Double) -> Double {
+    package func frequency(at time: Double) -> Double {
         let points = frequencyBreakpoints.map { (time: $0.time, value: $0.frequency) }
         guard !points.isEmpty else { return Self.defaultFrequency }
         return Self.interpolate(points, at: time)

@@ -4,35 +4,35 @@ import ThrumModel
 
 /// What reading a `.haptic` document produced: the file (when it has no errors), every diagnostic, and
 /// where each value is (for conversion warnings). A value type; thread-safe.
-public struct HapticDecodeResult: Sendable {
+package struct HapticDecodeResult: Sendable {
     /// The file; nil exactly when there is at least one error diagnostic.
-    public var file: HapticFile?
+    package var file: HapticFile?
     /// Every problem found, errors and warnings, in source order.
-    public var diagnostics: [Diagnostic]
+    package var diagnostics: [Diagnostic]
     /// The positions of the document's values.
-    public var sourceMap: SourceMap
+    package var sourceMap: SourceMap
 
     /// Whether any diagnostic is an error.
-    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+    package var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
     /// The error diagnostics.
-    public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
+    package var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
     /// The warning diagnostics.
-    public var warnings: [Diagnostic] { diagnostics.filter { $0.severity == .warning } }
+    package var warnings: [Diagnostic] { diagnostics.filter { $0.severity == .warning } }
 }
 
 /// Reads `.haptic` text and files into `HapticFile`, reporting every problem with its line, column, JSON
 /// path and a suggestion, in the AHAP decoder's style: structure and types first, then the spec's rules
 /// (`HapticFileValidator`) in the given mode. Pure and thread-safe.
-public enum HapticFileDecoder {
+package enum HapticFileDecoder {
     /// Decodes `.haptic` UTF-8 `data`; `file` is only used in diagnostics.
-    public static func decode(
+    package static func decode(
         data: Data, file: String? = nil, mode: HapticValidationMode = .legacyCompatibility
     ) -> HapticDecodeResult {
         decode(parsed: JSONReader.parse(data), file: file, mode: mode)
     }
 
     /// Decodes `.haptic` `text`; `file` is only used in diagnostics.
-    public static func decode(
+    package static func decode(
         text: String, file: String? = nil, mode: HapticValidationMode = .legacyCompatibility
     ) -> HapticDecodeResult {
         decode(parsed: JSONReader.parse(text), file: file, mode: mode)
@@ -41,7 +41,7 @@ public enum HapticFileDecoder {
     /// Decodes a `.haptic` document that is a value inside another JSON file (a Haptics Studio project's
     /// clip): diagnostics carry `file` and the positions of `root`'s values in that file, and paths from
     /// the document's own top level.
-    public static func decode(
+    package static func decode(
         root: JSONNode, file: String? = nil, mode: HapticValidationMode = .legacyCompatibility
     ) -> HapticDecodeResult {
         var context = HapticReadContext(file: file)
@@ -49,7 +49,7 @@ public enum HapticFileDecoder {
     }
 
     /// Reads and decodes the file at `path`; an unreadable file is a `fileNotFound` error diagnostic.
-    public static func decode(
+    package static func decode(
         contentsOfFile path: String, mode: HapticValidationMode = .legacyCompatibility
     ) -> HapticDecodeResult {
         guard let data = FileManager.default.contents(atPath: path) else {

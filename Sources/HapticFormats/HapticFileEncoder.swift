@@ -6,9 +6,9 @@ import Foundation
 /// Output is deterministic: 2-space indent, keys in the spec's order (`version`, `metadata`, `signals`),
 /// one breakpoint per line, numbers in Swift's shortest round-trip form, a trailing newline. Absent
 /// metadata fields and an omitted frequency envelope stay absent, so decoding gives back an equal file.
-public enum HapticFileEncoder {
+package enum HapticFileEncoder {
     /// The file as `.haptic` JSON text.
-    public static func encode(_ file: HapticFile) -> String {
+    package static func encode(_ file: HapticFile) -> String {
         let version = file.version
         var top = [
             "  \"version\": {\"major\": \(version.major), \"minor\": \(version.minor), \"patch\": \(version.patch)}"

@@ -3,7 +3,7 @@ import Foundation
 import ThrumModel
 
 /// How strictly `.haptic` files are checked (the two modes of Meta's reference reader).
-public enum HapticValidationMode: Sendable, Equatable {
+package enum HapticValidationMode: Sendable, Equatable {
     /// Every rule of the spec is an error.
     case strict
     /// As `strict`, except that frequency breakpoints outside the amplitude envelope (written by earlier
@@ -12,30 +12,30 @@ public enum HapticValidationMode: Sendable, Equatable {
 }
 
 /// JSON paths of the parts of a `.haptic` file, for diagnostics.
-public enum HapticPaths {
-    public static let envelopes = "signals.continuous.envelopes"
-    public static let amplitude = envelopes + ".amplitude"
-    public static let frequency = envelopes + ".frequency"
+package enum HapticPaths {
+    package static let envelopes = "signals.continuous.envelopes"
+    package static let amplitude = envelopes + ".amplitude"
+    package static let frequency = envelopes + ".frequency"
 
     /// The path of amplitude breakpoint `index`, or of its `key` (`time`, `amplitude`, `emphasis.frequency`).
-    public static func amplitude(_ index: Int, _ key: String? = nil) -> String {
+    package static func amplitude(_ index: Int, _ key: String? = nil) -> String {
         "\(amplitude)[\(index)]" + (key.map { "." + $0 } ?? "")
     }
 
     /// The path of frequency breakpoint `index`, or of its `key`.
-    public static func frequency(_ index: Int, _ key: String? = nil) -> String {
+    package static func frequency(_ index: Int, _ key: String? = nil) -> String {
         "\(frequency)[\(index)]" + (key.map { "." + $0 } ?? "")
     }
 }
 
 /// Checks a `HapticFile` against the `.haptic` v1 rules (spec "Validation Rules"; messages name the rule
 /// and the values, as Meta's reader does). Pure and thread-safe.
-public enum HapticFileValidator {
+package enum HapticFileValidator {
     /// The longest effect Thrum reads, in seconds (a resource limit: playback and exports scale with it).
-    public static let maxDuration: Double = 3600
+    package static let maxDuration: Double = 3600
 
     /// Every problem in `file`, in file order; per breakpoint at most one problem of each kind.
-    public static func issues(in file: HapticFile, mode: HapticValidationMode) -> [HapticIssue] {
+    package static func issues(in file: HapticFile, mode: HapticValidationMode) -> [HapticIssue] {
         var issues: [HapticIssue] = []
         func error(_ message: String, suggestion: String? = nil, at path: String) {
             issues.append(HapticIssue(.error, .invalidPatternData, message, suggestion: suggestion, path: path))

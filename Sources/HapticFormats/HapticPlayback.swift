@@ -12,9 +12,9 @@ import ThrumModel
 ///   amplitude) and sharpness = its frequency, which the intensity control does not scale
 ///   (`EventData.ignoresIntensityControl`): emphasis is independent of the continuous envelope.
 /// Pure and thread-safe.
-public enum HapticPlayback {
+package enum HapticPlayback {
     /// The pattern for `file` (which should have passed `HapticFileValidator`).
-    public static func pattern(for file: HapticFile) -> PatternData {
+    package static func pattern(for file: HapticFile) -> PatternData {
         let start = file.start
         let end = file.duration
         let frequency = file.frequencyBreakpoints

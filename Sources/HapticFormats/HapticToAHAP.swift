@@ -4,14 +4,14 @@ import ThrumModel
 
 /// The AHAP form of a `.haptic` file: one pattern, or a continuous and a transient pattern to play on two
 /// players at once (so the intensity curve does not scale the transients), plus every loss.
-public struct AHAPExport: Sendable {
+package struct AHAPExport: Sendable {
     /// The continuous part: HapticContinuous events and the intensity and sharpness curves. In the merged
     /// form it holds the transients too.
-    public var continuous: PatternData
+    package var continuous: PatternData
     /// The transient part of the split form; nil in the merged form and when the file has no emphasis.
-    public var transients: PatternData?
+    package var transients: PatternData?
     /// What the conversion loses or changes, at the place in the `.haptic` source.
-    public var issues: [HapticIssue]
+    package var issues: [HapticIssue]
 }
 
 /// Converts `.haptic` to AHAP the way Core Haptics plays it (Core Haptics' rules):
@@ -28,9 +28,9 @@ public struct AHAPExport: Sendable {
 /// amplitude follows the `.haptic` ramps within `IntensityRamps.tolerance`; the `metaCompatible` style
 /// writes what Meta Haptics Studio writes (points at the breakpoints only, so ramps sag, and the intensity
 /// lowered to 0.8 × at breakpoints with an emphasis, sharpness √frequency). Pure and thread-safe.
-public enum HapticToAHAP {
+package enum HapticToAHAP {
     /// How the intensity control is written.
-    public enum Style: Sendable, Equatable {
+    package enum Style: Sendable, Equatable {
         /// Ramps followed within `IntensityRamps.tolerance`; no ducking; sharpness = frequency. The default.
         case faithful
         /// As Meta Haptics Studio: points at the breakpoints only, emphasis ducking 0.8, sharpness √frequency.
@@ -38,20 +38,20 @@ public enum HapticToAHAP {
     }
 
     /// Meta's factor on the intensity at breakpoints that carry an emphasis (the `metaCompatible` style).
-    public static let metaEmphasisDucking = 0.8
+    package static let metaEmphasisDucking = 0.8
     /// Core Haptics' most points per curve.
-    public static let maxCurvePoints = HapticLimits.maxCurvePoints
+    package static let maxCurvePoints = HapticLimits.maxCurvePoints
     /// Core Haptics' longest HapticContinuous event, in seconds.
-    public static let maxEventDuration = HapticLimits.maxContinuousDuration
+    package static let maxEventDuration = HapticLimits.maxContinuousDuration
     /// How far the played amplitude of an intensity ramp may sag below the straight line before it is
     /// reported in the `metaCompatible` style (0…1 full scale).
-    public static let rampTolerance = 0.01
+    package static let rampTolerance = 0.01
 
     /// Converts `file` (which should have passed `HapticFileValidator`).
     /// - Parameters:
     ///   - split: the split form (continuous and transient patterns) instead of one merged pattern.
     ///   - style: how the intensity control is written (`faithful` by default).
-    public static func convert(_ file: HapticFile, split: Bool, style: Style = .faithful) -> AHAPExport {
+    package static func convert(_ file: HapticFile, split: Bool, style: Style = .faithful) -> AHAPExport {
         var issues: [HapticIssue] = []
         let start = file.start
         let end = file.duration

@@ -5,15 +5,15 @@ import Foundation
 /// amplitude line at its middle, so cutting ramps into pieces of at most `maxStep` in intensity keeps the
 /// two within `tolerance`. Conversions in both directions cut at the same step, so a converted ramp is
 /// not cut again on the way back. Pure and thread-safe.
-public enum IntensityRamps {
+package enum IntensityRamps {
     /// How far (0…1 full scale) the played amplitude may stray from the amplitude line.
-    public static let tolerance = 0.001
+    package static let tolerance = 0.001
     /// The largest intensity step of one piece: 2√(0.9 × tolerance), so a piece sags at most 0.9 × tolerance
     /// and rounding cannot take it past the tolerance.
-    public static let maxStep = 2 * (0.9 * tolerance).squareRoot()
+    package static let maxStep = 2 * (0.9 * tolerance).squareRoot()
 
     /// How many pieces a ramp from intensity `from` to `to` needs.
-    public static func pieces(from: Double, to: Double) -> Int {
+    package static func pieces(from: Double, to: Double) -> Int {
         max(1, Int((abs(to - from) / maxStep - 1e-9).rounded(.up)))
     }
 
@@ -21,7 +21,7 @@ public enum IntensityRamps {
     /// within `tolerance` of the straight lines between the breakpoints: √amplitude at each breakpoint,
     /// and inside each ramp the points where the amplitude line reaches equal intensity steps. `source` is
     /// the index of the breakpoint each point belongs to (a cut point belongs to the ramp's end).
-    public static func points(_ amplitude: [(time: Double, value: Double)]) -> [(time: Double, value: Double, source: Int)] {
+    package static func points(_ amplitude: [(time: Double, value: Double)]) -> [(time: Double, value: Double, source: Int)] {
         var points: [(time: Double, value: Double, source: Int)] = []
         for (index, point) in amplitude.enumerated() {
             let root = max(point.value, 0).squareRoot()

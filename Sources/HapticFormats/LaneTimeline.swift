@@ -1,9 +1,8 @@
 import Foundation
-import RenderCore
 import ThrumModel
 
 /// The value over time of one dynamic parameter of a pattern, as Thrum's renderer plays it: the renderer's
-/// own control changes (`CompiledPattern.controlChanges`), evaluated in seconds; the default before the
+/// own control changes (`PatternData.controlChanges`), evaluated in seconds; the default before the
 /// first one, the latest one started governing after. A value type; thread-safe.
 struct LaneTimeline {
     /// The lane's changes, sorted by start time.
@@ -12,7 +11,7 @@ struct LaneTimeline {
 
     init(_ pattern: PatternData, _ id: CHHapticDynamicParameter.ID) {
         let lane = ControlLane(id)
-        pieces = lane.map { lane in CompiledPattern.controlChanges(of: pattern).filter { $0.lane == lane } } ?? []
+        pieces = lane.map { lane in pattern.controlChanges().filter { $0.lane == lane } } ?? []
         defaultValue = Double(lane?.defaultValue ?? 0)
     }
 

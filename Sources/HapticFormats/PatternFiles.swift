@@ -3,7 +3,7 @@ import Foundation
 import ThrumModel
 
 /// The pattern file formats Thrum reads and writes, told apart by extension.
-public enum PatternFormat: String, Sendable, CaseIterable {
+package enum PatternFormat: String, Sendable, CaseIterable {
     /// Apple's AHAP (`.ahap`, or `.json` when read).
     case ahap
     /// Meta Haptics Studio / Lofelt `.haptic`, version 1.
@@ -13,12 +13,12 @@ public enum PatternFormat: String, Sendable, CaseIterable {
 
     /// The format of a file to read: `.haptic` is `.haptic`, anything else is read as AHAP (whose decoder
     /// warns about an extension Core Haptics would not take).
-    public static func ofInput(_ path: String) -> PatternFormat {
+    package static func ofInput(_ path: String) -> PatternFormat {
         (path as NSString).pathExtension.lowercased() == "haptic" ? .haptic : .ahap
     }
 
     /// The format of a file to write: `.ahap`, `.haptic`, or `.json` (Android); nil for another extension.
-    public static func ofOutput(_ path: String) -> PatternFormat? {
+    package static func ofOutput(_ path: String) -> PatternFormat? {
         switch (path as NSString).pathExtension.lowercased() {
         case "ahap": .ahap
         case "haptic": .haptic
@@ -30,24 +30,24 @@ public enum PatternFormat: String, Sendable, CaseIterable {
 
 /// What reading a pattern file produced: the pattern to play (nil when there is an error) and every
 /// diagnostic. A value type; thread-safe.
-public struct PatternReadResult: Sendable {
+package struct PatternReadResult: Sendable {
     /// The format the file was read as.
-    public var format: PatternFormat
+    package var format: PatternFormat
     /// The playable pattern: the AHAP pattern, or `HapticPlayback`'s form of a `.haptic` file.
-    public var pattern: PatternData?
+    package var pattern: PatternData?
     /// The `.haptic` file itself, when the file is one and has no errors.
-    public var hapticFile: HapticFile?
+    package var hapticFile: HapticFile?
     /// Every problem found, in source order.
-    public var diagnostics: [Diagnostic]
+    package var diagnostics: [Diagnostic]
 
     /// Whether any diagnostic is an error.
-    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+    package var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 }
 
 /// Reads AHAP and `.haptic` files by extension into playable patterns. Pure and thread-safe.
-public enum PatternFiles {
+package enum PatternFiles {
     /// Reads the file at `path`; `.haptic` files are checked in `mode`.
-    public static func read(
+    package static func read(
         contentsOfFile path: String, mode: HapticValidationMode = .legacyCompatibility
     ) -> PatternReadResult {
         switch PatternFormat.ofInput(path) {
@@ -63,7 +63,7 @@ public enum PatternFiles {
     }
 
     /// Reads `data` as the file `path` would be read (for editors that re-read what was saved).
-    public static func read(
+    package static func read(
         data: Data, file path: String, mode: HapticValidationMode = .legacyCompatibility
     ) -> PatternReadResult {
         switch PatternFormat.ofInput(path) {

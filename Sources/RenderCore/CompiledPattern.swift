@@ -1,7 +1,7 @@
 import ThrumModel
 
 /// The four event kinds the renderer plays, switched on in the render loop (no existentials).
-public enum VoiceKind: UInt8, Sendable, Equatable, BitwiseCopyable {
+package enum VoiceKind: UInt8, Sendable, Equatable, BitwiseCopyable {
     /// HapticTransient: a windowed sine burst on the haptic bus.
     case transient
     /// HapticContinuous: an enveloped phase-continuous oscillator on the haptic bus.
@@ -12,167 +12,83 @@ public enum VoiceKind: UInt8, Sendable, Equatable, BitwiseCopyable {
     case audioCustom
 }
 
-/// One player-wide dynamic parameter, as a small index (the render thread never compares strings).
-public enum ControlLane: Int, Sendable, CaseIterable, BitwiseCopyable {
-    /// × haptic intensity, 0…1, default 1.
-    case hapticIntensity = 0
-    /// + haptic sharpness (continuous events only), −1…1.
-    case hapticSharpness
-    /// + haptic attack time x, −1…1 (acts on events already playing too).
-    case hapticAttack
-    /// + haptic decay time x, −1…1 (acts on events already playing too).
-    case hapticDecay
-    /// + haptic release time x, −1…1 (acts on events already playing too).
-    case hapticRelease
-    /// × audio volume, 0…1, default 1.
-    case audioVolume
-    /// + audio pan, −1…1.
-    case audioPan
-    /// + audio pitch, −1…1 (±12 semitones).
-    case audioPitch
-    /// + audio brightness, −1…1.
-    case audioBrightness
-    /// + audio attack time x, −1…1 (acts on events already playing too).
-    case audioAttack
-    /// + audio decay time x, −1…1 (acts on events already playing too).
-    case audioDecay
-    /// + audio release time x, −1…1 (acts on events already playing too).
-    case audioRelease
-    /// Thrum: the player's haptic position along x among its actuators, −1…1 (unset: no panning).
-    case hapticPanX
-    /// Thrum: the player's haptic position along y among its actuators, −1…1 (unset: no panning).
-    case hapticPanY
-
-    /// Number of lanes per player.
-    public static let count = 14
-
-    /// The lane of a Core Haptics dynamic parameter ID, nil for unknown IDs. Control side (compares strings).
-    public init?(_ id: CHHapticDynamicParameter.ID) {
-        switch id {
-        case .hapticIntensityControl: self = .hapticIntensity
-        case .hapticSharpnessControl: self = .hapticSharpness
-        case .hapticAttackTimeControl: self = .hapticAttack
-        case .hapticDecayTimeControl: self = .hapticDecay
-        case .hapticReleaseTimeControl: self = .hapticRelease
-        case .audioVolumeControl: self = .audioVolume
-        case .audioPanControl: self = .audioPan
-        case .audioPitchControl: self = .audioPitch
-        case .audioBrightnessControl: self = .audioBrightness
-        case .audioAttackTimeControl: self = .audioAttack
-        case .audioDecayTimeControl: self = .audioDecay
-        case .audioReleaseTimeControl: self = .audioRelease
-        case .thrumHapticPanX: self = .hapticPanX
-        case .thrumHapticPanY: self = .hapticPanY
-        default: return nil
-        }
-    }
-
-    /// The panning axis the lane sets, as a bit of `PlayerInstance.pannedAxes` (1 = x, 2 = y), or 0.
-    var panAxis: UInt8 { self == .hapticPanX ? 1 : self == .hapticPanY ? 2 : 0 }
-
-    /// Whether the control multiplies the event value (intensity, volume) instead of adding to it.
-    public var isMultiplicative: Bool { self == .hapticIntensity || self == .audioVolume }
-    /// The value a lane has when a player starts: 1 for multiplicative lanes, else 0.
-    public var defaultValue: Float { isMultiplicative ? 1 : 0 }
-    /// The smallest value (0 for multiplicative lanes, else −1).
-    public var minValue: Float { isMultiplicative ? 0 : -1 }
-    /// `value` clamped to the lane's range (NaN becomes the default).
-    public func clamp(_ value: Float) -> Float { value.isNaN ? defaultValue : min(max(value, minValue), 1) }
-}
-
 /// Envelope segment lengths in frames (docs/decisions.md: t(x) = 0.001 × 5120^x s).
-public struct EnvelopeFrames: Sendable, Equatable, BitwiseCopyable {
+package struct EnvelopeFrames: Sendable, Equatable, BitwiseCopyable {
     /// Attack length in frames (≥ 1).
-    public var attack: Int
+    package var attack: Int
     /// Decay length in frames (≥ 1), used when not sustained.
-    public var decay: Int
+    package var decay: Int
     /// Release length in frames (≥ 1), used when sustained.
-    public var release: Int
+    package var release: Int
 
     /// The envelope time in seconds for parameter x (clamped to 0…1): 1 ms at 0, ≈ 72 ms at 0.5, 5.12 s at 1.
     /// Uses `fastExp2`, so the control side and the render thread compute identical lengths.
-    public static func seconds(_ x: Float) -> Double {
+    package static func seconds(_ x: Float) -> Double {
         let c = min(max(x.isNaN ? 0 : x, 0), 1)
         return 0.001 * Double(fastExp2(c * 12.321_928))  // log2(5120)
     }
 
     /// The envelope time for x in frames at `sampleRate` (at least 1).
     @inline(__always)
-    public static func frames(_ x: Float, sampleRate: Double) -> Int {
+    package static func frames(_ x: Float, sampleRate: Double) -> Int {
         max(1, Int((seconds(x) * sampleRate).rounded()))
     }
 }
 
 /// One event compiled for playback: effective (clamped) values, times in pattern seconds.
-public struct CompiledEvent: Sendable, Equatable, BitwiseCopyable {
+package struct CompiledEvent: Sendable, Equatable, BitwiseCopyable {
     /// The kind of voice it starts.
-    public var kind: VoiceKind
+    package var kind: VoiceKind
     /// Its index in `PatternData.events`.
-    public var index: Int
+    package var index: Int
     /// Start time in seconds from the pattern start.
-    public var time: Double
+    package var time: Double
     /// Played duration in seconds (HapticContinuous capped at 30 s; 0 = none given).
-    public var duration: Double
+    package var duration: Double
     /// HapticIntensity 0…1 (haptic events).
-    public var intensity: Float
+    package var intensity: Float
     /// HapticSharpness 0…1 (haptic events).
-    public var sharpness: Float
+    package var sharpness: Float
     /// AttackTime x, 0…1.
-    public var attack: Float
+    package var attack: Float
     /// DecayTime x, 0…1.
-    public var decay: Float
+    package var decay: Float
     /// ReleaseTime x, 0…1.
-    public var release: Float
+    package var release: Float
     /// Attack-hold-release (true) or attack-decay (false).
-    public var sustained: Bool
+    package var sustained: Bool
     /// AudioVolume 0…1.
-    public var volume: Float
+    package var volume: Float
     /// AudioPan −1…1.
-    public var pan: Float
+    package var pan: Float
     /// AudioPitch −1…1.
-    public var pitch: Float
+    package var pitch: Float
     /// AudioBrightness 0…1.
-    public var brightness: Float
+    package var brightness: Float
     /// Envelope lengths at the default (zero) controls, at rate 1.
-    public var envelope: EnvelopeFrames
+    package var envelope: EnvelopeFrames
     /// Index into `CompiledPattern.buffers` for AudioCustom, else −1.
-    public var buffer: Int
+    package var buffer: Int
     /// `EventWaveformUseVolumeEnvelope` (de-click ramps, or the AttackTime/ReleaseTime ramps), default true.
-    public var useVolumeEnvelope: Bool
+    package var useVolumeEnvelope: Bool
     /// `EventWaveformLoopEnabled`, default false.
-    public var loopEnabled: Bool
+    package var loopEnabled: Bool
     /// AudioCustom: the event gives AttackTime / ReleaseTime (its ramps follow t(x) and the time controls).
-    public var attackGiven: Bool
-    public var releaseGiven: Bool
+    package var attackGiven: Bool
+    package var releaseGiven: Bool
     /// AudioCustom: the de-click ramps of the file's own start and end, in frames at natural speed: up to
     /// the file's first zero crossing and from its last one, each at most 1 ms and half the file (0 = the
     /// file starts or ends at zero: it plays untouched there).
-    public var startRamp: Int
-    public var endRamp: Int
+    package var startRamp: Int
+    package var endRamp: Int
     /// Frames the event sounds for from its onset, release tail included, at default controls and rate 1.
-    public var lengthFrames: Int
+    package var lengthFrames: Int
     /// A transient the player's intensity control does not scale (`EventData.ignoresIntensityControl`).
-    public var ignoresIntensityControl: Bool
-}
-
-/// A dynamic parameter change: a step (hold `value`) or one linear piece of a curve (`value` → `endValue`).
-public struct ControlChange: Sendable, Equatable, BitwiseCopyable {
-    /// Time in seconds from the pattern start at which the change takes effect.
-    public var time: Double
-    /// The lane it changes.
-    public var lane: ControlLane
-    /// The value at `time` (clamped to the lane's range).
-    public var value: Float
-    /// For a ramp: the time (s) at which `endValue` is reached; equal to `time` for a step.
-    public var endTime: Double
-    /// For a ramp: the value reached at `endTime`; equal to `value` for a step.
-    public var endValue: Float
-    /// Whether this is a linear ramp (a curve piece) rather than a step.
-    public var isRamp: Bool { endTime > time }
+    package var ignoresIntensityControl: Bool
 }
 
 /// Why a pattern cannot be compiled.
-public enum CompileError: Error, Equatable, CustomStringConvertible {
+package enum CompileError: Error, Equatable, CustomStringConvertible {
     /// The caller's lookup returned no buffer for the AudioCustom event at this index.
     case missingAudio(eventIndex: Int)
     /// The buffer for this event is not at the compile sample rate.
@@ -186,7 +102,7 @@ public enum CompileError: Error, Equatable, CustomStringConvertible {
     case timeOutOfRange(place: String)
 
     /// A one-line message.
-    public var description: String {
+    package var description: String {
         switch self {
         case .missingAudio(let i): "event \(i): no audio buffer for the AudioCustom event"
         case .audioSampleRateMismatch(let i, let b, let e): "event \(i): audio buffer is at \(b) Hz, engine at \(e) Hz"
@@ -204,28 +120,28 @@ public enum CompileError: Error, Equatable, CustomStringConvertible {
 /// only a `PatternView` of storage allocated here, so the caller keeps the pattern alive while a player
 /// uses it (until the instance's notification) and the render thread never retains or frees it.
 /// - Important: Thread safety: any thread (immutable). Real-time safe: reading yes; `init`/`deinit` no.
-public final class CompiledPattern: Sendable {
+package final class CompiledPattern: Sendable {
     /// The sample rate (Hz) all frame values refer to.
-    public let sampleRate: Double
+    package let sampleRate: Double
     /// The actuator profiles that set frequencies, law, gain and transient length, one per haptic bus: the
     /// voices an event starts on bus b take `profiles[b]` (a renderer plays the pattern on buses
     /// 0 ..< `profiles.count`).
-    public let profiles: [ActuatorProfile]
+    package let profiles: [ActuatorProfile]
     /// The first bus's profile.
-    public var profile: ActuatorProfile { profiles[0] }
+    package var profile: ActuatorProfile { profiles[0] }
     /// Events sorted by start time (stable: equal times keep their pattern order).
-    public let events: [CompiledEvent]
+    package let events: [CompiledEvent]
     /// Parameter steps and curve pieces, sorted by time (stable: steps, then curves, in pattern order).
-    public let controls: [ControlChange]
+    package let controls: [ControlChange]
     /// Audio buffers referenced by AudioCustom events (`CompiledEvent.buffer`).
-    public let buffers: [SampleBuffer]
+    package let buffers: [SampleBuffer]
     /// The pattern's length in seconds: `PatternData.duration` with each AudioCustom file counted
     /// (`PatternData.duration(fileSeconds:)`; no release tails).
-    public let duration: Double
+    package let duration: Double
     /// The frame (from the pattern start, rate 1) where the last sound ends: release tails and files included.
-    public let tailFrames: Int
+    package let tailFrames: Int
     /// Length of a transient burst in frames (on the first bus).
-    public let transientFrames: Int
+    package let transientFrames: Int
     /// What the render thread reads: views of copies of `events`, `controls` and the buffers' samples,
     /// allocated in `init` and freed in `deinit`.
     let view: PatternView
@@ -238,7 +154,7 @@ public final class CompiledPattern: Sendable {
     ///   - audio: the decoded buffer for each AudioCustom event, given the event and its index.
     /// - Throws: `CompileError`, e.g. `.missingAudio` when `audio` returns nil.
     /// - Important: Thread safety: any thread. Real-time safe: no.
-    public convenience init(
+    package convenience init(
         compiling pattern: PatternData, sampleRate: Double, profile: ActuatorProfile = .default,
         audio: (EventData, Int) -> SampleBuffer? = { _, _ in nil }
     ) throws(CompileError) {
@@ -248,7 +164,7 @@ public final class CompiledPattern: Sendable {
     /// Compiles `pattern` for the haptic buses of `profiles` (one profile per bus, at least one).
     /// - Throws: `CompileError`, e.g. `.missingAudio` when `audio` returns nil.
     /// - Important: Thread safety: any thread. Real-time safe: no.
-    public init(
+    package init(
         compiling pattern: PatternData, sampleRate: Double, profiles: [ActuatorProfile],
         audio: (EventData, Int) -> SampleBuffer? = { _, _ in nil }
     ) throws(CompileError) {
@@ -323,7 +239,7 @@ public final class CompiledPattern: Sendable {
             a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
         }.map(\.element)
 
-        controls = Self.controlChanges(of: pattern)
+        controls = pattern.controlChanges()
         self.buffers = buffers
         let bufferOf = Dictionary(uniqueKeysWithValues: compiled.filter { $0.buffer >= 0 }.map { ($0.index, buffers[$0.buffer]) })
         let duration = pattern.duration { bufferOf[$0]?.duration }
@@ -341,47 +257,6 @@ public final class CompiledPattern: Sendable {
     /// The length of a transient burst of `profile` in frames at `sampleRate` (at least 2).
     static func transientFrames(_ profile: ActuatorProfile, sampleRate: Double) -> Int {
         max(2, Int((profile.transientDuration * sampleRate).rounded()))
-    }
-
-    /// Every dynamic parameter change of `pattern`, as the renderer plays them: steps first, then curve
-    /// pieces (a curve holds its first value from its own time, ramps through its points and holds the last
-    /// value), each in pattern order, then a stable sort by time. Values are clamped to their lane; unknown
-    /// IDs are left out. The latest change started governs its lane.
-    /// - Important: Thread safety: any thread. Real-time safe: no.
-    public static func controlChanges(of pattern: PatternData) -> [ControlChange] {
-        var changes: [ControlChange] = []
-        for step in pattern.parameters {
-            guard let lane = ControlLane(step.id) else { continue }
-            let t = max(step.time, 0)
-            let v = lane.clamp(step.value)
-            changes.append(ControlChange(time: t, lane: lane, value: v, endTime: t, endValue: v))
-        }
-        for curve in pattern.curves {
-            guard let lane = ControlLane(curve.id), !curve.points.isEmpty else { continue }
-            let points = curve.points.enumerated().sorted { a, b in
-                a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
-            }.map(\.element)
-            let start = max(curve.time, 0)
-            // Hold the first value from the curve's own time until its first point.
-            let first = lane.clamp(points[0].value)
-            changes.append(
-                ControlChange(time: start, lane: lane, value: first, endTime: start, endValue: first))
-            for k in 0..<points.count {
-                let t0 = start + max(points[k].time, 0)
-                let v0 = lane.clamp(points[k].value)
-                if k + 1 < points.count {
-                    let t1 = start + max(points[k + 1].time, 0)
-                    let v1 = lane.clamp(points[k + 1].value)
-                    changes.append(ControlChange(time: t0, lane: lane, value: v0, endTime: t1, endValue: v1))
-                } else {
-                    // After the last point: hold the last value.
-                    changes.append(ControlChange(time: t0, lane: lane, value: v0, endTime: t0, endValue: v0))
-                }
-            }
-        }
-        return changes.enumerated().sorted { a, b in
-            a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
-        }.map(\.element)
     }
 
     /// Throws `.timeOutOfRange` for the first entry whose times would not fit a frame count (a pattern that

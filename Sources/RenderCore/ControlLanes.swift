@@ -2,6 +2,15 @@
 // pieces, external parameter changes, and how pause, seek and rate changes move them.
 // Render thread only; no allocation, locks or I/O.
 
+import ThrumModel
+
+// The render thread walks the lanes by index, never through `ControlLane.allCases`: that array is built in
+// ThrumModel, out of reach of this module's optimiser, and the render thread would release it.
+extension ControlLane {
+    /// The panning axis the lane sets, as a bit of `PlayerInstance.pannedAxes` (1 = x, 2 = y), or 0.
+    var panAxis: UInt8 { self == .hapticPanX ? 1 : self == .hapticPanY ? 2 : 0 }
+}
+
 /// Which lane writes came from the pattern's own ramps (so rate changes can re-slope them and
 /// pause/resume can freeze them; external `setParameter` lanes run on the engine clock).
 struct LaneSource: BitwiseCopyable {
@@ -35,9 +44,10 @@ extension Renderer {
     /// player is not panned.
     func resetLanes(_ slot: Int, at frame: Int) {
         let base = lanes + slot * ControlLane.count
-        for lane in ControlLane.allCases {
-            base[lane.rawValue] = Lane(value: lane.defaultValue, slope: 0, anchor: frame)
-            laneSources[slot * ControlLane.count + lane.rawValue] = LaneSource()
+        for index in 0..<ControlLane.count {
+            guard let lane = ControlLane(rawValue: index) else { continue }
+            base[index] = Lane(value: lane.defaultValue, slope: 0, anchor: frame)
+            laneSources[slot * ControlLane.count + index] = LaneSource()
         }
         players[slot].pannedAxes = 0
     }
@@ -82,8 +92,9 @@ extension Renderer {
     /// Seek: resets the lanes the slot's pattern uses to their defaults at `now` (its controls are then
     /// replayed up to the offset); lanes the pattern never touches keep their external value.
     func resetPatternLanes(_ slot: Int, pattern: PatternView, at now: Int) {
-        for lane in ControlLane.allCases where pattern.lanesUsed & (1 << lane.rawValue) != 0 {
-            let index = slot * ControlLane.count + lane.rawValue
+        for laneIndex in 0..<ControlLane.count where pattern.lanesUsed & (1 << laneIndex) != 0 {
+            guard let lane = ControlLane(rawValue: laneIndex) else { continue }
+            let index = slot * ControlLane.count + laneIndex
             lanes[index] = Lane(value: lane.defaultValue, slope: 0, anchor: now)
             laneSources[index] = LaneSource()
             players[slot].pannedAxes &= ~lane.panAxis

@@ -1,6 +1,8 @@
 // AudioCustom voices: an audio file played through the voice's envelope, transposed by varispeed, low-passed
 // and panned (docs/decisions.md "Audio events"). Render thread only: no allocation, no libm (fastExp2, sinCycles).
 
+import ThrumModel
+
 extension Voice {
     /// The sample of channel `channel` at file frame `index`: wrapped into the file when looping, else 0
     /// outside it (so interpolation near the ends fades towards silence instead of reading out of bounds).

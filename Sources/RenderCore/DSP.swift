@@ -6,7 +6,7 @@
 /// Folds the phase into −¼…¼ cycle and evaluates the odd Taylor series to the 11th power.
 /// - Important: Thread safety: any thread. Real-time safe: yes.
 @inline(__always)
-public func sinCycles(_ x: Float) -> Float {
+package func sinCycles(_ x: Float) -> Float {
     var y = x > 0.5 ? x - 1 : x
     y = y > 0.25 ? 0.5 - y : y
     y = y < -0.25 ? -0.5 - y : y
@@ -24,7 +24,7 @@ public func sinCycles(_ x: Float) -> Float {
 /// 2^x for x in −126…126 (clamped), relative error about 2e-7. Used for pitch per sample without `pow`.
 /// - Important: Thread safety: any thread. Real-time safe: yes.
 @inline(__always)
-public func fastExp2(_ x: Float) -> Float {
+package func fastExp2(_ x: Float) -> Float {
     let c = min(max(x, -126), 126)
     let i = c.rounded(.down)
     let u = (c - i - 0.5) * 0.693_147_18

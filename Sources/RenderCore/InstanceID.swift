@@ -4,14 +4,14 @@
 /// the renderer applies a command only to the instance with the same slot and generation, so a command
 /// for an instance that has ended is dropped and never reaches the next instance in its slot.
 /// - Important: Thread safety: any thread (a value). Real-time safe: yes.
-public struct InstanceID: Sendable, Hashable, BitwiseCopyable {
+package struct InstanceID: Sendable, Hashable, BitwiseCopyable {
     /// Player slot, 0 ..< `RendererConfiguration.maxPlayers`.
-    public var slot: Int
+    package var slot: Int
     /// Which start of the slot; chosen by the caller of `startPlayer`, different from the slot's previous one.
-    public var generation: UInt32
+    package var generation: UInt32
 
     /// The instance `generation` in `slot`.
-    public init(slot: Int, generation: UInt32) {
+    package init(slot: Int, generation: UInt32) {
         self.slot = slot
         self.generation = generation
     }

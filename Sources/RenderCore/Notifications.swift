@@ -1,18 +1,18 @@
 /// Something that happened to a player, reported without allocation through `Renderer.nextNotification()`.
-public struct PlayerNotification: Sendable, Equatable, BitwiseCopyable {
+package struct PlayerNotification: Sendable, Equatable, BitwiseCopyable {
     /// Why the player ended.
-    public enum Reason: UInt8, Sendable, Equatable, BitwiseCopyable {
+    package enum Reason: UInt8, Sendable, Equatable, BitwiseCopyable {
         /// All its events, release tails and files are done (and the pattern duration has passed).
         case finished
         /// `stopPlayer` ended it and its fade is done.
         case stopped
     }
     /// The instance that ended (its slot is free from now on).
-    public var instance: InstanceID
+    package var instance: InstanceID
     /// Engine frame at which its last sound ended (or its pattern duration, whichever is later).
-    public var frame: UInt64
+    package var frame: UInt64
     /// Why it ended.
-    public var reason: Reason
+    package var reason: Reason
 }
 
 /// A fixed-capacity FIFO of notifications waiting to be read, allocated once; a full queue refuses more.

@@ -3,25 +3,25 @@ import Synchronization
 /// One event onset as the renderer played it: which event of which instance, where it is in the pattern,
 /// and the engine (stream) frame it starts on.
 /// - Important: Thread safety: any thread (a value). Real-time safe: yes.
-public struct EventOnset: Sendable, Equatable, BitwiseCopyable {
+package struct EventOnset: Sendable, Equatable, BitwiseCopyable {
     /// The instance that played the event (slot + generation).
-    public var instance: InstanceID
+    package var instance: InstanceID
     /// The event's index in the pattern's events (`PatternData.events`, `CompiledEvent.index`): 0 is the
     /// first event of the pattern file.
-    public var eventIndex: Int
+    package var eventIndex: Int
     /// The event's kind.
-    public var kind: VoiceKind
+    package var kind: VoiceKind
     /// The event's time in the pattern, seconds from the pattern start, as written (playback rate and seek
     /// do not change it).
-    public var patternTime: Double
+    package var patternTime: Double
     /// The engine frame the onset was rendered at: frames since the engine's clock started (frame 0 is
     /// the stream's first frame).
-    public var frame: UInt64
+    package var frame: UInt64
     /// Loop passes the instance had completed before this onset (0 on the first pass).
-    public var loopPass: Int
+    package var loopPass: Int
 
     /// An onset (values as documented on the properties).
-    public init(instance: InstanceID, eventIndex: Int, kind: VoiceKind, patternTime: Double, frame: UInt64, loopPass: Int) {
+    package init(instance: InstanceID, eventIndex: Int, kind: VoiceKind, patternTime: Double, frame: UInt64, loopPass: Int) {
         self.instance = instance
         self.eventIndex = eventIndex
         self.kind = kind
@@ -40,11 +40,11 @@ public struct EventOnset: Sendable, Equatable, BitwiseCopyable {
 /// its tail with release ordering after writing the slot; the consumer publishes its head the same way.
 /// - Important: Thread safety: `push` from one thread (the render thread), `pop` from one other thread at a
 ///   time, `lostCount` and `capacity` from any thread. Real-time safe: yes, except `init`/`deinit`.
-public final class OnsetReports: @unchecked Sendable {
+package final class OnsetReports: @unchecked Sendable {
     // @unchecked: `slots` is written only by the producer between a load of `head` and the store of `tail`
     // that publishes it, and read only by the consumer after loading that `tail`.
     /// How many reports fit (a power of two ≥ the requested capacity).
-    public let capacity: Int
+    package let capacity: Int
     private let mask: Int
     private let slots: UnsafeMutablePointer<EventOnset>
     private let head = Atomic<Int>(0)
@@ -52,7 +52,7 @@ public final class OnsetReports: @unchecked Sendable {
     private let lost = Atomic<Int>(0)
 
     /// Allocates room for at least `minimumCapacity` reports. Control side.
-    public init(minimumCapacity: Int) {
+    package init(minimumCapacity: Int) {
         var size = 2
         while size < minimumCapacity { size <<= 1 }
         capacity = size
@@ -65,7 +65,7 @@ public final class OnsetReports: @unchecked Sendable {
     }
 
     /// Onsets that did not fit since the ring was made (the consumer was `capacity` reports behind).
-    public var lostCount: Int { lost.load(ordering: .relaxed) }
+    package var lostCount: Int { lost.load(ordering: .relaxed) }
 
     /// Adds a report, or counts it as lost when the ring is full. Producer (render thread) only.
     @inline(__always)
@@ -80,7 +80,7 @@ public final class OnsetReports: @unchecked Sendable {
     }
 
     /// Takes the oldest report, or nil when there is none. Consumer only (one thread at a time).
-    public func pop() -> EventOnset? {
+    package func pop() -> EventOnset? {
         let currentHead = head.load(ordering: .relaxed)
         if currentHead == tail.load(ordering: .acquiring) { return nil }
         let onset = slots[currentHead & mask]

@@ -2,6 +2,8 @@
 // references, so copying it (into a player instance, a command, a local) never retains or releases.
 // `BitwiseCopyable` makes the compiler check that.
 
+import ThrumModel
+
 /// A compiled pattern as the render thread sees it: views of storage owned by its `CompiledPattern`.
 /// Valid while that `CompiledPattern` lives; the caller keeps it alive while an instance plays it.
 /// - Important: Thread safety: any thread (immutable storage). Real-time safe: yes.

@@ -2,8 +2,10 @@
 // seams, seek, rate changes, pause shifts). Pure value arithmetic: no voices, lanes or allocation; the
 // renderer (Scheduling.swift, Transport.swift) applies the sound-side consequences.
 
+import ThrumModel
+
 /// The life of a player slot.
-public enum PlayerPhase: UInt8, Sendable, Equatable, BitwiseCopyable {
+package enum PlayerPhase: UInt8, Sendable, Equatable, BitwiseCopyable {
     /// Free: `startPlayer` may use it.
     case idle
     /// Started, waiting for its start frame.
@@ -17,15 +19,15 @@ public enum PlayerPhase: UInt8, Sendable, Equatable, BitwiseCopyable {
 }
 
 /// What a player instance's mute silences: its haptic events, its audio events, or both.
-public struct PlayerMute: OptionSet, Sendable, Equatable, BitwiseCopyable {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+package struct PlayerMute: OptionSet, Sendable, Equatable, BitwiseCopyable {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
     /// Its haptic events render at gain 0.
-    public static let haptics = PlayerMute(rawValue: 1)
+    package static let haptics = PlayerMute(rawValue: 1)
     /// Its audio events render at gain 0.
-    public static let audio = PlayerMute(rawValue: 2)
+    package static let audio = PlayerMute(rawValue: 2)
     /// Both.
-    public static let all: PlayerMute = [.haptics, .audio]
+    package static let all: PlayerMute = [.haptics, .audio]
 }
 
 /// The player instance in one slot of a `Renderer`: its pattern, phase and transport.

@@ -12,7 +12,7 @@ struct SlotCounters: ~Copyable {
 
 /// Counters the render thread publishes with relaxed atomics; read them from any thread.
 /// - Important: Thread safety: any thread. Real-time safe: yes (except `init`/`deinit`).
-public final class RenderStatistics: @unchecked Sendable {
+package final class RenderStatistics: @unchecked Sendable {
     // @unchecked: `slots` is allocated once in init and only ever accessed through its atomics.
     private let overflows = Atomic<Int>(0)
     private let nonFinite = Atomic<Int>(0)
@@ -22,7 +22,7 @@ public final class RenderStatistics: @unchecked Sendable {
     private let retiredCommands = Atomic<Int>(0)
     private let frames = Atomic<UInt64>(0)
     /// Number of player slots whose position is published.
-    public let slotCount: Int
+    package let slotCount: Int
     private let slots: UnsafeMutablePointer<SlotCounters>
 
     init(slots count: Int) {
@@ -37,28 +37,28 @@ public final class RenderStatistics: @unchecked Sendable {
     }
 
     /// Events that found no free voice (and were not played) since the renderer was created.
-    public var voiceOverflowCount: Int { overflows.load(ordering: .relaxed) }
+    package var voiceOverflowCount: Int { overflows.load(ordering: .relaxed) }
     /// Output samples that were not finite (NaN or ±∞) and were replaced by 0 before leaving the renderer,
     /// since it was created. Never more than 0 for patterns and profiles that passed validation.
-    public var nonFiniteSampleCount: Int { nonFinite.load(ordering: .relaxed) }
+    package var nonFiniteSampleCount: Int { nonFinite.load(ordering: .relaxed) }
     /// Voices sounding at the end of the last block.
-    public var activeVoices: Int { active.load(ordering: .relaxed) }
+    package var activeVoices: Int { active.load(ordering: .relaxed) }
     /// Notifications lost because the notification list was full.
-    public var droppedNotifications: Int { droppedNotificationCount.load(ordering: .relaxed) }
+    package var droppedNotifications: Int { droppedNotificationCount.load(ordering: .relaxed) }
     /// Parameter calls (`setParameter`, `setParameterRamp`) that no longer hold an entry of the pending
     /// list (applied, dropped or refused), as of the end of the last block. Only grows. Calls made minus
     /// this = entries in use.
-    public var retiredParameterCalls: Int { retiredParameters.load(ordering: .relaxed) }
+    package var retiredParameterCalls: Int { retiredParameters.load(ordering: .relaxed) }
     /// Transport calls (pause, resume, seek, rate, loop) that no longer hold an entry of the command list,
     /// as of the end of the last block. Only grows.
-    public var retiredCommandCalls: Int { retiredCommands.load(ordering: .relaxed) }
+    package var retiredCommandCalls: Int { retiredCommands.load(ordering: .relaxed) }
     /// The engine clock (frames rendered) at the end of the last block.
-    public var currentFrame: UInt64 { frames.load(ordering: .relaxed) }
+    package var currentFrame: UInt64 { frames.load(ordering: .relaxed) }
 
     /// The slot's pattern position (seconds), completed loop iterations and phase at the end of the last
     /// block, as `Renderer.position(of:)` reported it then. Out-of-range slots read as idle at 0.
     /// - Important: Thread safety: any thread. Real-time safe: yes.
-    public func position(of slot: Int) -> (seconds: Double, loopCount: Int, phase: PlayerPhase) {
+    package func position(of slot: Int) -> (seconds: Double, loopCount: Int, phase: PlayerPhase) {
         guard slot >= 0, slot < slotCount else { return (0, 0, .idle) }
         let seconds = Double(bitPattern: slots[slot].seconds.load(ordering: .relaxed))
         let loops = slots[slot].loops.load(ordering: .relaxed)

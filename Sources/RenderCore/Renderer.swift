@@ -1,3 +1,5 @@
+import ThrumModel
+
 /// One voice start, recorded for tests (`enableOnsetLog`).
 struct OnsetRecord: Equatable {
     var slot: Int
@@ -51,16 +53,16 @@ struct OnsetRecord: Equatable {
 /// timing math.
 /// - Important: Thread safety: one thread at a time (not Sendable; hand it to the render thread once).
 ///   Real-time safe: yes, except `init`/`deinit`.
-public final class Renderer {
+package final class Renderer {
     /// The configuration it was built with.
-    public let configuration: RendererConfiguration
+    package let configuration: RendererConfiguration
     /// Counters readable from any thread.
-    public let statistics: RenderStatistics
+    package let statistics: RenderStatistics
     /// The engine clock: frames rendered so far; the next `render` starts at this frame.
-    public private(set) var currentFrame: UInt64 = 0
+    package private(set) var currentFrame: UInt64 = 0
     /// Haptics from audio are followed but left out of the buses while true (every player's haptics are
     /// muted). Render thread, between renders.
-    public var audioHapticsMuted = false
+    package var audioHapticsMuted = false
 
     /// Engine sample rate in Hz.
     let sampleRate: Double
@@ -97,7 +99,7 @@ public final class Renderer {
     var commandCalls = 0
     var notifications: NotificationQueue
     /// Every event onset, for a consumer on another thread (`configuration.onsetReportCapacity` > 0), or nil.
-    public let onsetReports: OnsetReports?
+    package let onsetReports: OnsetReports?
     /// The trigger pulse's width in frames: 1 ms (≥ 1).
     let triggerFrames: Int
     /// The frame the trigger pulse of the latest onset ends on (exclusive).
@@ -109,7 +111,7 @@ public final class Renderer {
 
     /// Allocates every buffer for `configuration`. Control side.
     /// - Precondition: all capacities ≥ 1, a positive sample rate and 1 … `ChannelMap.maxActuators` actuators.
-    public init(configuration: RendererConfiguration) {
+    package init(configuration: RendererConfiguration) {
         precondition(configuration.sampleRate > 0, "Renderer: sample rate must be positive")
         precondition(configuration.maxVoices >= 1 && configuration.maxPlayers >= 1, "Renderer: capacities ≥ 1")
         precondition(configuration.maxBlockFrames >= 1 && configuration.maxPendingParameters >= 1)
@@ -202,7 +204,7 @@ public final class Renderer {
     ///   buses are none or beyond the renderer's or the pattern's.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
     @discardableResult
-    public func startPlayer(
+    package func startPlayer(
         _ instance: InstanceID, pattern: CompiledPattern, atFrame: UInt64, playbackRate: Double = 1,
         loopEnd: Double? = nil, passes: Int = 0, muted: PlayerMute = [], offset: Double? = nil, buses: UInt64 = 1
     ) -> Bool {
@@ -252,7 +254,7 @@ public final class Renderer {
     /// fade out over `stopFadeSeconds`. A `.stopped` notification follows when the fade ends.
     /// Also stops a paused player (its paused voices are dropped). Ignored for an instance that is not current.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
-    public func stopPlayer(_ instance: InstanceID, atFrame: UInt64) {
+    package func stopPlayer(_ instance: InstanceID, atFrame: UInt64) {
         guard isCurrent(instance) else { return }
         let slot = instance.slot
         players[slot].stopFrame = min(players[slot].stopFrame, max(Int(clamping: atFrame), Int(currentFrame)))
@@ -264,7 +266,7 @@ public final class Renderer {
     /// - Returns: false when the instance is not current (dropped) or the pending list is full.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
     @discardableResult
-    public func setParameter(_ instance: InstanceID, _ lane: ControlLane, value: Float, atFrame: UInt64) -> Bool {
+    package func setParameter(_ instance: InstanceID, _ lane: ControlLane, value: Float, atFrame: UInt64) -> Bool {
         setParameterRamp(instance, lane, from: value, atFrame: atFrame, to: value, endFrame: atFrame)
     }
 
@@ -276,7 +278,7 @@ public final class Renderer {
     /// - Returns: false when the instance is not current (dropped) or the pending list is full.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
     @discardableResult
-    public func setParameterRamp(
+    package func setParameterRamp(
         _ instance: InstanceID, _ lane: ControlLane, from startValue: Float, atFrame: UInt64, to endValue: Float,
         endFrame: UInt64
     ) -> Bool {
@@ -295,14 +297,14 @@ public final class Renderer {
     /// Mutes (what `muted` holds) or unmutes an instance from the next block on (its voices keep running,
     /// silently). Ignored for an instance that is not current.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
-    public func setMuted(_ instance: InstanceID, _ muted: PlayerMute) {
+    package func setMuted(_ instance: InstanceID, _ muted: PlayerMute) {
         guard isCurrent(instance) else { return }
         players[instance.slot].muted = muted
     }
 
     /// The phase of a slot.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
-    public func phase(of slot: Int) -> PlayerPhase {
+    package func phase(of slot: Int) -> PlayerPhase {
         guard slot >= 0, slot < configuration.maxPlayers else { return .idle }
         return players[slot].phase
     }
@@ -313,14 +315,14 @@ public final class Renderer {
     /// the position at the stop. Idle: 0.
     /// - Important: Thread safety: render thread only (other threads: `statistics.position(of:)`).
     ///   Real-time safe: yes.
-    public func position(of slot: Int) -> (seconds: Double, loopCount: Int, phase: PlayerPhase) {
+    package func position(of slot: Int) -> (seconds: Double, loopCount: Int, phase: PlayerPhase) {
         guard slot >= 0, slot < configuration.maxPlayers else { return (0, 0, .idle) }
         return (players[slot].reportedPosition(at: Int(currentFrame)), players[slot].loopCount, players[slot].phase)
     }
 
     /// The oldest unread notification, or nil.
     /// - Important: Thread safety: render thread only (the engine forwards them). Real-time safe: yes.
-    public func nextNotification() -> PlayerNotification? {
+    package func nextNotification() -> PlayerNotification? {
         notifications.pop()
     }
 
@@ -330,7 +332,7 @@ public final class Renderer {
     /// `render(frameCount:audioL:audioR:haptics:hapticStride:)`.
     /// - Precondition: the renderer has one actuator.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
-    public func render(
+    package func render(
         frameCount: Int, into audioL: UnsafeMutablePointer<Float>, _ audioR: UnsafeMutablePointer<Float>,
         _ haptic: UnsafeMutablePointer<Float>
     ) {
@@ -350,7 +352,7 @@ public final class Renderer {
     ///   - trigger: nil, or the trigger bus, `frameCount` floats: 1.0 for 1 ms (`triggerFrames`) from every
     ///     event onset's frame on (pulses that overlap merge), else 0.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
-    public func render(
+    package func render(
         frameCount: Int, audioL: UnsafeMutablePointer<Float>, audioR: UnsafeMutablePointer<Float>,
         haptics: UnsafeMutablePointer<Float>, hapticStride: Int, trigger: UnsafeMutablePointer<Float>? = nil
     ) {

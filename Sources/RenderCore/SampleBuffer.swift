@@ -4,21 +4,21 @@
 /// object (a decoded file) without copying; the owner is kept alive as long as the buffer.
 /// - Important: Thread safety: any thread (immutable). Real-time safe: reading `samples` yes; creating it
 ///   and releasing the last reference no (do both on the control side).
-public final class SampleBuffer: @unchecked Sendable {
+package final class SampleBuffer: @unchecked Sendable {
     /// The interleaved samples: `frameCount × channelCount` values.
-    public let samples: UnsafeBufferPointer<Float>
+    package let samples: UnsafeBufferPointer<Float>
     /// Frames (one sample per channel) in the buffer.
-    public let frameCount: Int
+    package let frameCount: Int
     /// 1 (mono) or 2 (stereo, interleaved L, R).
-    public let channelCount: Int
+    package let channelCount: Int
     /// The rate of the samples, in Hz; must equal the rate a pattern is compiled at.
-    public let sampleRate: Double
+    package let sampleRate: Double
     private let owner: AnyObject?
     private let ownsMemory: Bool
 
     /// Copies `samples` (interleaved).
     /// - Precondition: `channelCount` is 1 or 2 and `samples.count` is a multiple of it.
-    public init(samples: [Float], channelCount: Int = 1, sampleRate: Double) {
+    package init(samples: [Float], channelCount: Int = 1, sampleRate: Double) {
         precondition(channelCount == 1 || channelCount == 2, "SampleBuffer: channelCount must be 1 or 2")
         precondition(samples.count % channelCount == 0, "SampleBuffer: sample count not a multiple of channels")
         let storage = UnsafeMutablePointer<Float>.allocate(capacity: max(samples.count, 1))
@@ -35,7 +35,7 @@ public final class SampleBuffer: @unchecked Sendable {
 
     /// Wraps memory that `owner` keeps valid and unchanged for its whole lifetime (no copy).
     /// - Precondition: `channelCount` is 1 or 2 and `samples.count` is a multiple of it.
-    public init(
+    package init(
         wrapping samples: UnsafeBufferPointer<Float>, channelCount: Int, sampleRate: Double, owner: AnyObject
     ) {
         precondition(channelCount == 1 || channelCount == 2, "SampleBuffer: channelCount must be 1 or 2")
@@ -53,5 +53,5 @@ public final class SampleBuffer: @unchecked Sendable {
     }
 
     /// Length in seconds.
-    public var duration: Double { Double(frameCount) / sampleRate }
+    package var duration: Double { Double(frameCount) / sampleRate }
 }

@@ -2,6 +2,8 @@
 // parameters, stops, event onsets (voice starts), the next boundary of a block, and players' ends.
 // Render thread only; no allocation, locks or I/O.
 
+import ThrumModel
+
 extension Renderer {
     /// Applies everything due at or before engine frame `now`, in a fixed order: player starts, loop seams
     /// and pattern controls, transport commands, external parameters, stops, then event onsets.

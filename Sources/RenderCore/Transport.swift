@@ -34,7 +34,7 @@ extension Renderer {
     /// - Returns: false when the instance is not current (dropped) or the command list is full.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
     @discardableResult
-    public func pausePlayer(_ instance: InstanceID, atFrame: UInt64) -> Bool {
+    package func pausePlayer(_ instance: InstanceID, atFrame: UInt64) -> Bool {
         enqueue(instance, .pause, atFrame, 0)
     }
 
@@ -47,7 +47,7 @@ extension Renderer {
     /// - Returns: false when the instance is not current (dropped) or the command list is full.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
     @discardableResult
-    public func resumePlayer(_ instance: InstanceID, atFrame: UInt64) -> Bool {
+    package func resumePlayer(_ instance: InstanceID, atFrame: UInt64) -> Bool {
         if isCurrent(instance) {
             let frame = max(Int(clamping: atFrame), Int(currentFrame))
             commands.removeAll { $0.slot == instance.slot && $0.kind == .pause && $0.frame >= frame }
@@ -70,7 +70,7 @@ extension Renderer {
     /// - Returns: false when the instance is not current (dropped) or the command list is full.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
     @discardableResult
-    public func seekPlayer(_ instance: InstanceID, toOffset seconds: Double, atFrame: UInt64) -> Bool {
+    package func seekPlayer(_ instance: InstanceID, toOffset seconds: Double, atFrame: UInt64) -> Bool {
         enqueue(instance, .seek, atFrame, seconds.isNaN ? 0 : max(seconds, 0))
     }
 
@@ -83,7 +83,7 @@ extension Renderer {
     ///   list is full. A rate that would make the current loop shorter than one frame is ignored when due.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
     @discardableResult
-    public func setPlaybackRate(_ instance: InstanceID, rate: Double, atFrame: UInt64) -> Bool {
+    package func setPlaybackRate(_ instance: InstanceID, rate: Double, atFrame: UInt64) -> Bool {
         enqueue(instance, .rate, atFrame, rate, valid: rate > 0 && rate.isFinite)
     }
 
@@ -99,7 +99,7 @@ extension Renderer {
     /// - Returns: false when ignored (negative loopEnd, instance not current, command list full).
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
     @discardableResult
-    public func setLoop(_ instance: InstanceID, loopEnd: Double?, atFrame: UInt64) -> Bool {
+    package func setLoop(_ instance: InstanceID, loopEnd: Double?, atFrame: UInt64) -> Bool {
         let valid = loopEnd.map { $0 >= 0 && $0.isFinite } ?? true
         return enqueue(instance, .loop, atFrame, loopEnd ?? -1, valid: valid)
     }
@@ -110,7 +110,7 @@ extension Renderer {
     /// - Returns: false (ignored) when `rate` ≤ 0 or not finite or the instance is not current.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
     @discardableResult
-    public func setPlaybackRateNow(_ instance: InstanceID, rate: Double) -> Bool {
+    package func setPlaybackRateNow(_ instance: InstanceID, rate: Double) -> Bool {
         guard rate > 0, rate.isFinite, isCurrent(instance) else { return false }
         changeRate(instance.slot, to: rate, at: Int(currentFrame))
         return true
@@ -121,7 +121,7 @@ extension Renderer {
     /// - Returns: false (ignored) for a negative loopEnd or an instance that is not current.
     /// - Important: Thread safety: render thread only. Real-time safe: yes.
     @discardableResult
-    public func setLoopNow(_ instance: InstanceID, loopEnd: Double?) -> Bool {
+    package func setLoopNow(_ instance: InstanceID, loopEnd: Double?) -> Bool {
         if let loopEnd, !(loopEnd >= 0) || !loopEnd.isFinite { return false }
         guard isCurrent(instance) else { return false }
         changeLoop(instance.slot, to: loopEnd ?? -1, at: Int(currentFrame))

@@ -1,6 +1,8 @@
 // Voices: the per-event synthesis state and the per-kind inner loops.
 // Render thread only. No allocation, no locks, no libm in the loops (sinCycles / fastExp2 instead).
 
+import ThrumModel
+
 /// The current value of one control lane: `value + slope × (frame − anchor)`.
 /// Evaluated from the absolute frame, so the result does not depend on how blocks are split.
 struct Lane: BitwiseCopyable {

@@ -4,7 +4,7 @@ extension CompiledPattern {
     /// that many first sound; `(0, nil)` without events. More than the renderer's `maxVoices` means
     /// events are dropped (`RenderStatistics.voiceOverflowCount`).
     /// - Important: Thread safety: any thread. Real-time safe: no (it sorts).
-    public var voicePeak: (voices: Int, eventIndex: Int?) {
+    package var voicePeak: (voices: Int, eventIndex: Int?) {
         // `events` are sorted by start; a voice is free again at its end frame.
         let starts = events.map { Int(($0.time * sampleRate).rounded()) }
         let ends = zip(starts, events).map { $0 + $1.lengthFrames }.sorted()

@@ -1,14 +1,14 @@
 import Foundation
 
 /// Where a command writes: standard output and standard error, or buffers in tests.
-public struct Console: Sendable {
+package struct Console: Sendable {
     let writeOut: @Sendable (String) -> Void
     let writeErr: @Sendable (String) -> Void
     /// Whether standard error is a terminal (progress and status lines are shown only then).
-    public let errIsTerminal: Bool
+    package let errIsTerminal: Bool
 
     /// Creates a console from two writers.
-    public init(
+    package init(
         out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
         errIsTerminal: Bool = false
     ) {
@@ -19,7 +19,7 @@ public struct Console: Sendable {
 
     /// The process's standard output and standard error (see ``StandardStreams``: a failed write to
     /// standard output is remembered and ends the command with exit 74).
-    public static var standard: Console {
+    package static var standard: Console {
         Console(
             out: { text in StandardStreams.write(text, to: STDOUT_FILENO) },
             err: { text in StandardStreams.write(text, to: STDERR_FILENO) },
@@ -35,7 +35,7 @@ public struct Console: Sendable {
 }
 
 /// Exit codes (sysexits), as docs/decisions.md fixes them.
-public enum ExitCode: Int32, Sendable {
+package enum ExitCode: Int32, Sendable {
     case ok = 0
     /// The command line is wrong.
     case usage = 64

@@ -11,9 +11,9 @@ struct Subcommand: Sendable {
 }
 
 /// The `thrum` command line: parses arguments and runs a subcommand.
-public enum ThrumCommandLine {
+package enum ThrumCommandLine {
     /// Thrum's version, printed by `thrum --version`.
-    public static let version = ThrumVersion.string
+    package static let version = ThrumVersion.string
 
     static let commands: [Subcommand] = [
         playCommand, renderCommand, plotCommand, checkCommand, infoCommand, analyzeCommand, convertCommand, listCommand,
@@ -45,7 +45,7 @@ public enum ThrumCommandLine {
     /// The process's `thrum`: prepares the standard streams, runs its arguments on them and returns the
     /// exit status; a failed write to standard output makes it 74. Arguments are read byte for byte,
     /// so file names that are not UTF-8 reach the file system unchanged (``FileSystemPath``).
-    public static func main() -> Int32 {
+    package static func main() -> Int32 {
         StandardStreams.prepare()
         let arguments = (1..<Int(CommandLine.argc)).map { index in
             let argument = CommandLine.unsafeArgv[index]!
@@ -62,7 +62,7 @@ public enum ThrumCommandLine {
     }
 
     /// Runs `thrum` with `arguments` (without the program name) and returns the exit status.
-    public static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
+    package static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
         // alsa-lib prints its own errors to stderr; Thrum reports them in one line instead.
         if ProcessInfo.processInfo.environment["THRUM_ALSA_DEBUG"] == nil {
             ALSADevices.setLibraryDiagnostics(enabled: false)

@@ -27,7 +27,7 @@ public final class CHHapticEvent {
     /// The registered audio resource of an `.audioCustom` event made with `init(audioResourceID:…)`.
     public let audioResourceID: CHHapticAudioResourceID?
     /// The audio file of an `.audioCustom` event read from AHAP (`EventWaveformPath`).
-    public let waveformPath: String?
+    package let waveformPath: String?
     let useVolumeEnvelope: Bool?
     let loopEnabled: Bool?
 
@@ -173,7 +173,7 @@ public final class CHHapticPattern: @unchecked Sendable {
     }
 
     /// The folder of the AHAP file this pattern was read from: `EventWaveformPath`s resolve against it first.
-    public let sourceFolder: String?
+    package let sourceFolder: String?
 
     /// Creates a pattern from plain values (a Thrum addition); `sourceFolder` is where its audio paths resolve.
     package init(data: PatternData, sourceFolder: String? = nil) {

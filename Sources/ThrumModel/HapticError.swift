@@ -33,7 +33,7 @@ public struct CHHapticError: Error, CustomStringConvertible, Sendable, Equatable
         case memoryError = -4899
 
         /// The Swift case name, as shown in diagnostics (`invalidEventType`).
-        public var name: String {
+        package var name: String {
             switch self {
             case .engineNotRunning: "engineNotRunning"
             case .operationNotPermitted: "operationNotPermitted"

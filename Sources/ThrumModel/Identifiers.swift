@@ -24,13 +24,13 @@ extension CHHapticEvent {
         public static let audioCustom = EventType(rawValue: "AudioCustom")
 
         /// Every public event type, in Apple's order.
-        public static let allKnown: [EventType] = [.hapticTransient, .hapticContinuous, .audioContinuous, .audioCustom]
+        package static let allKnown: [EventType] = [.hapticTransient, .hapticContinuous, .audioContinuous, .audioCustom]
         /// Whether this is one of the four public event types.
-        public var isKnown: Bool { Self.allKnown.contains(self) }
+        package var isKnown: Bool { Self.allKnown.contains(self) }
         /// Whether the event drives the haptic channel.
-        public var isHaptic: Bool { self == .hapticTransient || self == .hapticContinuous }
+        package var isHaptic: Bool { self == .hapticTransient || self == .hapticContinuous }
         /// Whether the event drives the audio channels.
-        public var isAudio: Bool { self == .audioContinuous || self == .audioCustom }
+        package var isAudio: Bool { self == .audioContinuous || self == .audioCustom }
     }
 
     /// An event parameter. Raw values are the AHAP `ParameterID` strings.
@@ -62,7 +62,7 @@ extension CHHapticEvent {
         public static let audioBrightness = ParameterID(rawValue: "AudioBrightness")
 
         /// Every public event parameter ID.
-        public static let allKnown: [ParameterID] = [
+        package static let allKnown: [ParameterID] = [
             .hapticIntensity, .hapticSharpness, .attackTime, .decayTime, .releaseTime, .sustained,
             .audioVolume, .audioPan, .audioPitch, .audioBrightness,
         ]
@@ -110,26 +110,26 @@ extension CHHapticDynamicParameter {
         public static let thrumHapticPanY = ID(rawValue: "ThrumHapticPanY")
 
         /// Thrum's own dynamic parameters, which Core Haptics rejects.
-        public static let thrumExtensions: [ID] = [.thrumHapticPanX, .thrumHapticPanY]
+        package static let thrumExtensions: [ID] = [.thrumHapticPanX, .thrumHapticPanY]
 
         /// Every public dynamic parameter ID.
-        public static let allKnown: [ID] = [
+        package static let allKnown: [ID] = [
             .hapticIntensityControl, .hapticSharpnessControl, .hapticAttackTimeControl,
             .hapticDecayTimeControl, .hapticReleaseTimeControl, .audioVolumeControl, .audioPanControl,
             .audioPitchControl, .audioBrightnessControl, .audioAttackTimeControl, .audioDecayTimeControl,
             .audioReleaseTimeControl,
         ]
         /// The six IDs Core Haptics accepts in a parameter curve.
-        public static let curveCapable: [ID] = [
+        package static let curveCapable: [ID] = [
             .hapticIntensityControl, .hapticSharpnessControl, .audioVolumeControl, .audioPanControl,
             .audioPitchControl, .audioBrightnessControl,
         ]
         /// Whether the control multiplies the event value (intensity, volume) rather than adding to it.
-        public var isMultiplicative: Bool { self == .hapticIntensityControl || self == .audioVolumeControl }
+        package var isMultiplicative: Bool { self == .hapticIntensityControl || self == .audioVolumeControl }
         /// Whether this ID may be a `ParameterCurve`: Core Haptics' six (`curveCapable`), and Thrum's own.
-        public var isCurveCapable: Bool { Self.curveCapable.contains(self) || isThrumExtension }
+        package var isCurveCapable: Bool { Self.curveCapable.contains(self) || isThrumExtension }
         /// Whether this is one of Thrum's own parameters (`thrumExtensions`).
-        public var isThrumExtension: Bool { Self.thrumExtensions.contains(self) }
+        package var isThrumExtension: Bool { Self.thrumExtensions.contains(self) }
     }
 }
 

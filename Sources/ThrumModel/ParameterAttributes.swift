@@ -9,25 +9,25 @@ public protocol CHHapticParameterAttributes: Sendable {
 }
 
 /// A concrete parameter attribute triple.
-public struct ParameterAttributes: CHHapticParameterAttributes, Equatable, Hashable {
-    public let minValue: Float
-    public let maxValue: Float
-    public let defaultValue: Float
+package struct ParameterAttributes: CHHapticParameterAttributes, Equatable, Hashable {
+    package let minValue: Float
+    package let maxValue: Float
+    package let defaultValue: Float
 
     /// Creates an attribute triple.
-    public init(min: Float, max: Float, default value: Float) {
+    package init(min: Float, max: Float, default value: Float) {
         minValue = min
         maxValue = max
         defaultValue = value
     }
 
     /// `value` clamped to `minValue…maxValue` (NaN becomes the default).
-    public func clamp(_ value: Float) -> Float {
+    package func clamp(_ value: Float) -> Float {
         value.isNaN ? defaultValue : Swift.min(Swift.max(value, minValue), maxValue)
     }
 
     /// Whether `value` lies inside the range.
-    public func contains(_ value: Float) -> Bool { value >= minValue && value <= maxValue }
+    package func contains(_ value: Float) -> Bool { value >= minValue && value <= maxValue }
 }
 
 /// Thrum's parameter attribute table: which event parameters each event type takes, with their ranges
@@ -36,12 +36,12 @@ public struct ParameterAttributes: CHHapticParameterAttributes, Equatable, Hasha
 /// Apple's values where known (`docs/core-haptics-behaviour.md` §1.5–1.6). Where Apple is silent:
 /// continuous haptics use the transient defaults (intensity 0.75, sharpness 0.5), and `Sustained`
 /// defaults to 1 (the header's value and what playback does).
-public enum ParameterTable {
+package enum ParameterTable {
     static let unit = ParameterAttributes(min: 0, max: 1, default: 0)
     static let bipolar = ParameterAttributes(min: -1, max: 1, default: 0)
 
     /// The attributes of `parameter` on events of `eventType`, or nil when that event type does not take it.
-    public static func attributes(
+    package static func attributes(
         for parameter: CHHapticEvent.ParameterID, eventType: CHHapticEvent.EventType
     ) -> ParameterAttributes? {
         guard eventType.isKnown else { return nil }
@@ -66,7 +66,7 @@ public enum ParameterTable {
     }
 
     /// The attributes of a dynamic parameter, or nil for an unknown ID.
-    public static func attributes(for parameter: CHHapticDynamicParameter.ID) -> ParameterAttributes? {
+    package static func attributes(for parameter: CHHapticDynamicParameter.ID) -> ParameterAttributes? {
         switch parameter {
         case .hapticIntensityControl, .audioVolumeControl:
             return ParameterAttributes(min: 0, max: 1, default: 1)
@@ -81,7 +81,7 @@ public enum ParameterTable {
     }
 
     /// Whether `parameter` is known to Core Haptics for any event type.
-    public static func isKnown(_ parameter: CHHapticEvent.ParameterID) -> Bool {
+    package static func isKnown(_ parameter: CHHapticEvent.ParameterID) -> Bool {
         CHHapticEvent.ParameterID.allKnown.contains(parameter)
     }
 }
@@ -104,17 +104,17 @@ public protocol CHHapticDeviceCapability: Sendable {
 }
 
 /// A capability report over `ParameterTable`.
-public struct DeviceCapability: CHHapticDeviceCapability {
-    public let supportsHaptics: Bool
-    public let supportsAudio: Bool
+package struct DeviceCapability: CHHapticDeviceCapability {
+    package let supportsHaptics: Bool
+    package let supportsAudio: Bool
 
     /// Creates a report; the flags come from the ALSA devices present.
-    public init(supportsHaptics: Bool, supportsAudio: Bool) {
+    package init(supportsHaptics: Bool, supportsAudio: Bool) {
         self.supportsHaptics = supportsHaptics
         self.supportsAudio = supportsAudio
     }
 
-    public func attributes(
+    package func attributes(
         forEventParameter inParameter: CHHapticEvent.ParameterID, eventType type: CHHapticEvent.EventType
     ) throws -> any CHHapticParameterAttributes {
         guard let attributes = ParameterTable.attributes(for: inParameter, eventType: type) else {
@@ -123,7 +123,7 @@ public struct DeviceCapability: CHHapticDeviceCapability {
         return attributes
     }
 
-    public func attributes(forDynamicParameter inParameter: CHHapticDynamicParameter.ID) throws
+    package func attributes(forDynamicParameter inParameter: CHHapticDynamicParameter.ID) throws
         -> any CHHapticParameterAttributes
     {
         guard let attributes = ParameterTable.attributes(for: inParameter) else {

@@ -1,59 +1,59 @@
 import Foundation
 
 /// Limits Core Haptics applies to patterns.
-public enum HapticLimits {
+package enum HapticLimits {
     /// Longest HapticContinuous event, in seconds; longer ones are capped (with a warning).
-    public static let maxContinuousDuration: TimeInterval = 30
+    package static let maxContinuousDuration: TimeInterval = 30
     /// Most control points Core Haptics accepts in one curve; Thrum plays more, with a warning.
-    public static let maxCurvePoints = 16
+    package static let maxCurvePoints = 16
     /// The AHAP versions Core Haptics loads.
-    public static let supportedVersions: ClosedRange<Double> = 1.0...1.1
+    package static let supportedVersions: ClosedRange<Double> = 1.0...1.1
     /// The longest pattern Thrum plays, in seconds (24 h): every event, parameter and curve point of a
     /// pattern lies within it, and no engine time is scheduled further ahead. Larger times are errors
     /// (`invalidEventTime`, `invalidEventDuration`, `invalidTime`), so every time fits a frame count.
-    public static let maxPatternDuration: TimeInterval = 86_400
+    package static let maxPatternDuration: TimeInterval = 86_400
     /// Playback rates an advanced player takes (values ≤ 0 are ignored, others are clamped into it).
-    public static let playbackRates: ClosedRange<Float> = 0.001...1000
+    package static let playbackRates: ClosedRange<Float> = 0.001...1000
 
     /// Whether `seconds` can be scheduled: finite and within 0…``maxPatternDuration``.
-    public static func isPlayableTime(_ seconds: Double) -> Bool {
+    package static func isPlayableTime(_ seconds: Double) -> Bool {
         seconds >= 0 && seconds <= maxPatternDuration
     }
 }
 
 /// One `EventParameters` entry as given (not clamped).
-public struct EventParameterData: Sendable, Equatable, Hashable {
-    public var id: CHHapticEvent.ParameterID
-    public var value: Float
+package struct EventParameterData: Sendable, Equatable, Hashable {
+    package var id: CHHapticEvent.ParameterID
+    package var value: Float
     /// Creates an entry.
-    public init(id: CHHapticEvent.ParameterID, value: Float) {
+    package init(id: CHHapticEvent.ParameterID, value: Float) {
         self.id = id
         self.value = value
     }
 }
 
 /// One event, as given in a pattern (values not clamped; times in seconds from the pattern start).
-public struct EventData: Sendable, Equatable {
-    public var type: CHHapticEvent.EventType
+package struct EventData: Sendable, Equatable {
+    package var type: CHHapticEvent.EventType
     /// Start time in seconds from the pattern start.
-    public var time: TimeInterval
+    package var time: TimeInterval
     /// `EventDuration` in seconds; nil when absent (read as 0).
-    public var duration: TimeInterval?
-    public var parameters: [EventParameterData]
+    package var duration: TimeInterval?
+    package var parameters: [EventParameterData]
     /// `EventWaveformPath` of an AHAP AudioCustom event.
-    public var waveformPath: String?
+    package var waveformPath: String?
     /// The registered resource of a programmatic AudioCustom event.
-    public var audioResourceID: CHHapticAudioResourceID?
+    package var audioResourceID: CHHapticAudioResourceID?
     /// `EventWaveformUseVolumeEnvelope`; nil = default (true).
-    public var useVolumeEnvelope: Bool?
+    package var useVolumeEnvelope: Bool?
     /// `EventWaveformLoopEnabled`; nil = default (false).
-    public var loopEnabled: Bool?
+    package var loopEnabled: Bool?
     /// A HapticTransient that the player's HapticIntensityControl does not scale: a `.haptic` emphasis,
     /// which is independent of the continuous envelope. It has no AHAP form. Default false.
-    public var ignoresIntensityControl: Bool
+    package var ignoresIntensityControl: Bool
 
     /// Creates an event.
-    public init(
+    package init(
         type: CHHapticEvent.EventType, time: TimeInterval, duration: TimeInterval? = nil,
         parameters: [EventParameterData] = [], waveformPath: String? = nil,
         audioResourceID: CHHapticAudioResourceID? = nil, useVolumeEnvelope: Bool? = nil, loopEnabled: Bool? = nil,
@@ -72,26 +72,26 @@ public struct EventData: Sendable, Equatable {
 
     /// The effective value of `parameter`: the last entry wins, clamped to its range; the default when absent.
     /// Returns 0 for a parameter the event type does not take.
-    public func value(of parameter: CHHapticEvent.ParameterID) -> Float {
+    package func value(of parameter: CHHapticEvent.ParameterID) -> Float {
         guard let attributes = ParameterTable.attributes(for: parameter, eventType: type) else { return 0 }
         guard let given = parameters.last(where: { $0.id == parameter }) else { return attributes.defaultValue }
         return attributes.clamp(given.value)
     }
 
     /// Whether a `parameter` entry is present.
-    public func has(_ parameter: CHHapticEvent.ParameterID) -> Bool {
+    package func has(_ parameter: CHHapticEvent.ParameterID) -> Bool {
         parameters.contains { $0.id == parameter }
     }
 
     /// Whether the envelope is attack-hold-release (true unless `Sustained` is exactly 0).
-    public var isSustained: Bool {
+    package var isSustained: Bool {
         guard let given = parameters.last(where: { $0.id == .sustained }) else { return true }
         return given.value != 0
     }
 
     /// The time the event occupies in the pattern, in seconds: `EventDuration`, with HapticContinuous
     /// capped at 30 s. Release tails are not included (as Apple's `duration` header says).
-    public var playedDuration: TimeInterval {
+    package var playedDuration: TimeInterval {
         let given = max(duration ?? 0, 0)
         return type == .hapticContinuous ? min(given, HapticLimits.maxContinuousDuration) : given
     }
@@ -99,7 +99,7 @@ public struct EventData: Sendable, Equatable {
     /// How long an AudioCustom event sounds, in seconds, for a file of `fileSeconds` (docs/decisions.md "Audio events"):
     /// looping, EventDuration (the file once when 0); else the file at 2^AudioPitch times natural speed
     /// (varispeed, ±12 semitones), cut to EventDuration when that is shorter. Controls are not included.
-    public func audioPlayedDuration(fileSeconds: TimeInterval) -> TimeInterval {
+    package func audioPlayedDuration(fileSeconds: TimeInterval) -> TimeInterval {
         let given = max(duration ?? 0, 0)
         if loopEnabled == true && given > 0 { return given }
         let file = max(fileSeconds, 0) / pow(2, Double(value(of: .audioPitch)))
@@ -108,13 +108,13 @@ public struct EventData: Sendable, Equatable {
 }
 
 /// A `Parameter` entry: a dynamic parameter step at a time.
-public struct DynamicParameterData: Sendable, Equatable {
-    public var id: CHHapticDynamicParameter.ID
-    public var value: Float
+package struct DynamicParameterData: Sendable, Equatable {
+    package var id: CHHapticDynamicParameter.ID
+    package var value: Float
     /// Seconds from the pattern start.
-    public var time: TimeInterval
+    package var time: TimeInterval
     /// Creates a step.
-    public init(id: CHHapticDynamicParameter.ID, value: Float, time: TimeInterval) {
+    package init(id: CHHapticDynamicParameter.ID, value: Float, time: TimeInterval) {
         self.id = id
         self.value = value
         self.time = time
@@ -122,24 +122,24 @@ public struct DynamicParameterData: Sendable, Equatable {
 }
 
 /// A curve control point; `time` is relative to the curve start.
-public struct ControlPointData: Sendable, Equatable {
-    public var time: TimeInterval
-    public var value: Float
+package struct ControlPointData: Sendable, Equatable {
+    package var time: TimeInterval
+    package var value: Float
     /// Creates a control point.
-    public init(time: TimeInterval, value: Float) {
+    package init(time: TimeInterval, value: Float) {
         self.time = time
         self.value = value
     }
 }
 
 /// A `ParameterCurve` entry: linear interpolation through the points, starting at `time`.
-public struct ParameterCurveData: Sendable, Equatable {
-    public var id: CHHapticDynamicParameter.ID
+package struct ParameterCurveData: Sendable, Equatable {
+    package var id: CHHapticDynamicParameter.ID
     /// Curve start, in seconds from the pattern start.
-    public var time: TimeInterval
-    public var points: [ControlPointData]
+    package var time: TimeInterval
+    package var points: [ControlPointData]
     /// Creates a curve.
-    public init(id: CHHapticDynamicParameter.ID, time: TimeInterval, points: [ControlPointData]) {
+    package init(id: CHHapticDynamicParameter.ID, time: TimeInterval, points: [ControlPointData]) {
         self.id = id
         self.time = time
         self.points = points
@@ -147,11 +147,11 @@ public struct ParameterCurveData: Sendable, Equatable {
 }
 
 /// One `Metadata` entry (values kept as text).
-public struct MetadataEntry: Sendable, Equatable {
-    public var key: String
-    public var value: String
+package struct MetadataEntry: Sendable, Equatable {
+    package var key: String
+    package var value: String
     /// Creates an entry.
-    public init(key: String, value: String) {
+    package init(key: String, value: String) {
         self.key = key
         self.value = value
     }
@@ -159,16 +159,16 @@ public struct MetadataEntry: Sendable, Equatable {
 
 /// A whole pattern as plain values: what AHAP files decode to and what the renderer compiles.
 /// Values are kept as given; clamping happens when a player is built. Thread-safe (a value type).
-public struct PatternData: Sendable, Equatable {
+package struct PatternData: Sendable, Equatable {
     /// `Version`; nil when absent (1.0 is assumed).
-    public var version: Double?
-    public var metadata: [MetadataEntry]
-    public var events: [EventData]
-    public var parameters: [DynamicParameterData]
-    public var curves: [ParameterCurveData]
+    package var version: Double?
+    package var metadata: [MetadataEntry]
+    package var events: [EventData]
+    package var parameters: [DynamicParameterData]
+    package var curves: [ParameterCurveData]
 
     /// Creates a pattern.
-    public init(
+    package init(
         version: Double? = 1.0, metadata: [MetadataEntry] = [], events: [EventData] = [],
         parameters: [DynamicParameterData] = [], curves: [ParameterCurveData] = []
     ) {
@@ -180,12 +180,12 @@ public struct PatternData: Sendable, Equatable {
     }
 
     /// Whether the pattern has no events, parameters or curves.
-    public var isEmpty: Bool { events.isEmpty && parameters.isEmpty && curves.isEmpty }
+    package var isEmpty: Bool { events.isEmpty && parameters.isEmpty && curves.isEmpty }
 
     /// The length with the audio files counted (docs/decisions.md: a file's length counts in the pattern's duration):
     /// `duration`, or the end of an AudioCustom event's file when later. `fileSeconds(i)` is the length of
     /// event `i`'s file in seconds (nil when unknown: that event counts as in `duration`).
-    public func duration(fileSeconds: (Int) -> TimeInterval?) -> TimeInterval {
+    package func duration(fileSeconds: (Int) -> TimeInterval?) -> TimeInterval {
         var end = duration
         for (index, event) in events.enumerated() where event.type == .audioCustom {
             guard let seconds = fileSeconds(index) else { continue }
@@ -197,7 +197,7 @@ public struct PatternData: Sendable, Equatable {
     /// Length in seconds: the latest of event end (time + duration, continuous capped at 30 s),
     /// parameter time, and curve time + its last point time. Release tails and audio files are not included
     /// (Core Haptics' `CHHapticPattern.duration`); `duration(fileSeconds:)` counts the files.
-    public var duration: TimeInterval {
+    package var duration: TimeInterval {
         var end: TimeInterval = 0
         for event in events { end = max(end, event.time + event.playedDuration) }
         for parameter in parameters { end = max(end, parameter.time) }

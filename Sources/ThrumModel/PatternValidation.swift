@@ -2,12 +2,12 @@ import Foundation
 
 /// A problem found in a pattern: an error Core Haptics would refuse, or a warning about something it
 /// quietly changes. The codec adds the file position; the engine throws the first error.
-public struct PatternIssue: Sendable, Equatable {
+package struct PatternIssue: Sendable, Equatable {
     /// How serious a problem is.
-    public enum Severity: String, Sendable { case error, warning }
+    package enum Severity: String, Sendable { case error, warning }
 
     /// Where in a pattern a problem is.
-    public enum Element: Sendable, Equatable {
+    package enum Element: Sendable, Equatable {
         case pattern
         case version
         case event(Int)
@@ -15,20 +15,20 @@ public struct PatternIssue: Sendable, Equatable {
         case curve(Int)
     }
 
-    public var severity: Severity
+    package var severity: Severity
     /// The Core Haptics error this is (or would be, for a warning); nil when none fits.
-    public var code: CHHapticError.Code?
+    package var code: CHHapticError.Code?
     /// One line saying what is wrong.
-    public var message: String
+    package var message: String
     /// What to do about it, if there is something simple.
-    public var suggestion: String?
+    package var suggestion: String?
     /// The pattern entry it is in.
-    public var element: Element
+    package var element: Element
     /// The place inside that entry, as an AHAP key path (`EventParameters[1]`, `EventDuration`); nil = the entry.
-    public var subpath: String?
+    package var subpath: String?
 
     /// Creates an issue.
-    public init(
+    package init(
         _ severity: Severity, _ code: CHHapticError.Code?, _ message: String, suggestion: String? = nil,
         element: Element, subpath: String? = nil
     ) {
@@ -43,9 +43,9 @@ public struct PatternIssue: Sendable, Equatable {
 
 /// Checks a `PatternData` against Core Haptics' rules (`docs/core-haptics-behaviour.md` §1, docs/decisions.md
 /// "AHAP leniency"). Pure and thread-safe.
-public enum PatternValidator {
+package enum PatternValidator {
     /// Every problem in `pattern`, in pattern order.
-    public static func issues(in pattern: PatternData) -> [PatternIssue] {
+    package static func issues(in pattern: PatternData) -> [PatternIssue] {
         var issues: [PatternIssue] = []
         if pattern.isEmpty {
             issues.append(
@@ -82,7 +82,7 @@ public enum PatternValidator {
     }
 
     /// The first error in `pattern` as a `CHHapticError`, or nil when it can be played.
-    public static func firstError(in pattern: PatternData) -> CHHapticError? {
+    package static func firstError(in pattern: PatternData) -> CHHapticError? {
         guard let issue = issues(in: pattern).first(where: { $0.severity == .error }) else { return nil }
         return CHHapticError(issue.code ?? .invalidPatternData, issue.message)
     }
@@ -298,7 +298,7 @@ public enum PatternValidator {
     static let limitText = "\(formatted(HapticLimits.maxPatternDuration)) s, the longest pattern Thrum plays (24 h)"
 
     /// Why `seconds` (named `name` in the message) cannot be played, or nil when it can.
-    public static func timeProblem(_ seconds: Double, _ name: String) -> String? {
+    package static func timeProblem(_ seconds: Double, _ name: String) -> String? {
         if !seconds.isFinite { return "\(name) \(formatted(seconds)) is not a finite number" }
         if seconds < 0 { return "\(name) \(formatted(seconds)) is negative" }
         if seconds > HapticLimits.maxPatternDuration { return "\(name) \(formatted(seconds)) s is past \(limitText)" }
@@ -306,14 +306,14 @@ public enum PatternValidator {
     }
 
     /// A number for messages: shortest exact form (`0.5`, `30`, `-1.25`); from 10⁷ on, `%g` (`2e+14`).
-    public static func formatted(_ value: Double) -> String {
+    package static func formatted(_ value: Double) -> String {
         if value.isFinite && abs(value) >= 1e7 { return String(format: "%g", value) }
         if value.isFinite && value == value.rounded() { return String(Int64(value)) }
         return "\(value)"
     }
 
     /// A `Float` for messages (`0.75`, `1`, `1.2`).
-    public static func formatted(_ value: Float) -> String {
+    package static func formatted(_ value: Float) -> String {
         if value.isFinite && value == value.rounded() && abs(value) < 1e7 { return String(Int64(value)) }
         return "\(value)"
     }

@@ -1,8 +1,8 @@
 /// Finds the known name a misspelt one was probably meant to be (for "did you mean" suggestions).
-public enum Suggestions {
+package enum Suggestions {
     /// The candidate closest to `name`: an exact case-insensitive match, else the one within a small
     /// edit distance (at most a third of the name's length, minimum 1). Nil when nothing is close.
-    public static func closest(to name: String, in candidates: [String]) -> String? {
+    package static func closest(to name: String, in candidates: [String]) -> String? {
         let lowered = name.lowercased()
         if let match = candidates.first(where: { $0.lowercased() == lowered }) { return match }
         let limit = max(1, name.count / 3)
@@ -15,7 +15,7 @@ public enum Suggestions {
     }
 
     /// Levenshtein distance between two strings.
-    public static func editDistance(_ a: String, _ b: String) -> Int {
+    package static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
         if a.isEmpty { return b.count }

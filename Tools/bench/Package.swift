@@ -10,7 +10,17 @@ import PackageDescription
 let thrumIdentity = URL(fileURLWithPath: Context.packageDirectory)
     .deletingLastPathComponent().deletingLastPathComponent().lastPathComponent.lowercased()
 
-let strict: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
+// Thrum's modules share their `package` declarations under the package name SwiftPM gives them: that identity
+// as a C99 identifier (`wt-surface` → `wt_surface`, a clone in /tmp/ci → `ci`). The targets here compile under
+// that name to see them (`packageAccess: false` stops SwiftPM passing this package's own name after it).
+let thrumPackageName: String = {
+    let name = String(thrumIdentity.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+    return name.first?.isNumber == true ? "_" + name : name
+}()
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("MemberImportVisibility"), .unsafeFlags(["-package-name", thrumPackageName]),
+]
 
 let package = Package(
     name: "ThrumBench",
@@ -20,7 +30,7 @@ let package = Package(
         .executableTarget(
             name: "thrum-bench",
             dependencies: ["CMallocCounter", .product(name: "Thrum", package: thrumIdentity)],
-            path: "Sources", swiftSettings: strict),
+            path: "Sources", packageAccess: false, swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

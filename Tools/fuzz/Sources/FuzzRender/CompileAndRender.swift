@@ -5,16 +5,16 @@ import RenderCore
 import ThrumModel
 
 /// The render settings: the engine's default rate (so overflows at that rate are found), small blocks.
-public let sampleRate = 48_000.0
-public let periodFrames = 256
-public let periods = 4
+package let sampleRate = 48_000.0
+package let periodFrames = 256
+package let periods = 4
 /// The buffer every AudioCustom event plays: 0.1 s of a 440 Hz tone, stereo.
-public let clickBuffer = SampleBuffer(
+package let clickBuffer = SampleBuffer(
     samples: (0..<4800).flatMap { n in [Float](repeating: Float(0.5 * sin(2 * Double.pi * 440 * Double(n) / sampleRate)), count: 2) },
     channelCount: 2, sampleRate: sampleRate)
 
 /// Compiles `pattern` and renders a few periods from its start and from its last start time.
-public func compileAndRender(_ pattern: PatternData) {
+package func compileAndRender(_ pattern: PatternData) {
     let compiled: CompiledPattern
     do {
         compiled = try CompiledPattern(compiling: pattern, sampleRate: sampleRate, audio: { _, _ in clickBuffer })
