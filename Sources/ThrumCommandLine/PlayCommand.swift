@@ -18,6 +18,7 @@ let playCommand = Subcommand(
             .value(.device, short: "d", placeholder: "NAME", values: .device, help: "ALSA playback device (default: default); see 'thrum devices'"),
             .value(.period, placeholder: "FRAMES", help: "frames per period (default 256)"),
             .value(.periods, placeholder: "N", help: "periods in the device buffer (default 4)"),
+            .value(.priority, placeholder: "N", help: "SCHED_FIFO priority of the render thread, 1–99 (default 70); 0: normal scheduling"),
             .flag(.watch, short: "w", help: "replay the file whenever it is saved; keep the last good version on errors"),
             .flag(.verbose, short: "v", help: "say what the device runs: format, channels, rate, period, access, latency"),
         ] + TransportArguments.options + PlayTiming.options + EngineArguments.options + PatternLimits.options,
@@ -64,6 +65,7 @@ let playCommand = Subcommand(
         options.output = .device(device)
         if let period = try arguments.int(.period, in: CHHapticEngine.Options.periodFrameCounts) { options.periodFrames = period }
         if let periods = try arguments.int(.periods, in: CHHapticEngine.Options.periodCounts) { options.periodCount = periods }
+        if let priority = try arguments.int(.priority, in: 0...99) { options.realtimePriority = priority == 0 ? nil : Int32(priority) }
 
         let setup = try PlayDevice.check(
             device, options: &options, rateGiven: arguments.value(.sampleRate) != nil, console: console)
