@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Thrum's benchmark: builds what it times in release with the Swift runtime linked statically, as the
-# .deb and Tools/install.sh ship it (thrum, libthrum and thrum-bench, in the package Tools/bench), and the
-# simulated sound card (Tools/simcard), then runs the harness (Tools/bench/harness): every figure side by
+# Thrum's benchmark: builds what it times in release: thrum and libthrum as Tools/install.sh and the .deb
+# ship them (the Swift runtime linked statically), thrum-bench (its own package, Tools/bench; dynamic, as its
+# malloc and retain counters interpose on the runtime), and the simulated sound card (Tools/simcard); runs the harness (Tools/bench/harness): every figure side by
 # side with a peer (sox, aplay at thrum's priority, the machine's own wake-up latency) in one run, as
 # medians with min and max over interleaved runs; PulseAudio and PipeWire run only for their steps.
 # Needs sox, aplay (alsa-utils), cyclictest (rt-tests), GNU time (time), parec (pulseaudio-utils), chrt.
@@ -20,9 +20,10 @@ for tool in sox aplay cyclictest chrt parec /usr/bin/time; do
         exit 69
     }
 done
-echo "benchmark: building thrum, libthrum and thrum-bench (release, static Swift runtime, Tools/bench)…" >&2
-for product in thrum-bench thrum ThrumC; do
-    swift build -c release --static-swift-stdlib --package-path "$root/Tools/bench" --product "$product" >&2
-done
-bin="$(swift build -c release --static-swift-stdlib --package-path "$root/Tools/bench" --show-bin-path)"
-exec python3 "$root/Tools/bench/harness" --bin "$bin" "$@"
+echo "benchmark: building thrum-bench (release, Tools/bench) and installing thrum and libthrum (Tools/install.sh)…" >&2
+swift build -c release --package-path "$root/Tools/bench" --product thrum-bench >&2
+bench="$(swift build -c release --package-path "$root/Tools/bench" --show-bin-path)/thrum-bench"
+# What users run: the static-runtime build Tools/install.sh and the .deb ship (build folder .build-install).
+prefix="$root/.build-install/benchmark-prefix"
+"$root/Tools/install.sh" --prefix "$prefix" >&2
+exec python3 "$root/Tools/bench/harness" --prefix "$prefix" --bench "$bench" "$@"

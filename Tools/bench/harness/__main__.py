@@ -25,7 +25,8 @@ STEPS = ["throughput", "analysis", "scale", "counters", "batch", "start", "footp
 def main() -> int:
     parser = argparse.ArgumentParser(prog="Tools/benchmark.sh", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bin", required=True, help="folder with thrum, thrum-bench and libThrumC.so (release)")
+    parser.add_argument("--prefix", required=True, help="where Tools/install.sh installed thrum and libthrum")
+    parser.add_argument("--bench", required=True, help="the release thrum-bench (Tools/bench)")
     parser.add_argument("--runs", type=int, default=5, help="runs per side for timings (default 5; 20× for process start)")
     parser.add_argument("--cell-runs", type=int, default=3, help="runs per side of each underrun cell (default 3)")
     parser.add_argument("--seconds", type=int, default=10, help="length of each underrun run (default 10 s)")
@@ -38,8 +39,8 @@ def main() -> int:
     unknown = [s for s in steps if s not in STEPS]
     if unknown:
         parser.error(f"unknown step {', '.join(unknown)}; steps: {', '.join(STEPS)}")
-    bins = {"thrum": os.path.join(options.bin, "thrum"), "bench": os.path.join(options.bin, "thrum-bench"),
-            "libthrum": os.path.join(options.bin, "libThrumC.so"), "root": ROOT}
+    bins = {"thrum": os.path.join(options.prefix, "bin/thrum"), "bench": options.bench,
+            "libthrum": os.path.join(options.prefix, "lib/libthrum.so"), "root": ROOT}
     loads = [False] if options.no_load else [False, True]
     runs = options.runs
     report = Report()
@@ -61,10 +62,10 @@ def main() -> int:
     step("counters", lambda: offline.counters(report, bins))
     step("batch", lambda: offline.batch(report, bins, max(2, runs // 2)))
     step("start", lambda: startup.process_start(report, bins, 20 * runs))
-    step("footprint", lambda: startup.footprint(report, bins, runs))
+    card_env = simcard_env() if {"footprint", "card"} & set(steps) else {}
+    step("footprint", lambda: startup.footprint(report, bins, card_env, runs))
     if "card" in steps:
-        env = simcard_env()
-        step("card", lambda: underruns.cells(report, bins, env, "card", options.cell_runs, options.seconds, loads))
+        step("card", lambda: underruns.cells(report, bins, card_env, "card", options.cell_runs, options.seconds, loads))
     if "pulse" in steps:
         with server("pulse-null-sink.sh") as env:
             step("pulse", lambda: (startup.first_sound(report, bins, env, 2 * runs),
@@ -74,8 +75,8 @@ def main() -> int:
         with server("pipewire-null-sink.sh") as env:
             step("pipewire", lambda: startup.server_cpu(report, bins, env, runs))
 
-    command = "Tools/benchmark.sh " + " ".join(a for a in sys.argv[1:] if not a.startswith("--bin"))
-    text = report.markdown(command.replace(f" {options.bin}", "").strip())
+    shown = [a for a in sys.argv[1:] if a not in ("--prefix", "--bench", options.prefix, options.bench)]
+    text = report.markdown(" ".join(["Tools/benchmark.sh"] + shown))
     print(text)
     if options.write:
         open(os.path.join(ROOT, "Tools/benchmark-results.md"), "w").write(text)

@@ -22,28 +22,30 @@ def process_start(report: Report, bins: dict, runs: int) -> None:
                       "≤ 2× aplay", ratio <= 2, f"posix_spawn → waitpid, interleaved, {runs} runs each"))
 
 
-def footprint(report: Report, bins: dict, runs: int) -> None:
-    """Peak RSS of `thrum play heartbeat --device null` against `aplay -D null` on the same pattern rendered."""
+def footprint(report: Report, bins: dict, env: dict, runs: int) -> None:
+    """Peak RSS of `thrum play heartbeat` against aplay of the same pattern rendered, both on the simulated
+    card (it consumes in real time, as a sound card does; ALSA `null` returns at once), and of `thrum --help`."""
     folder = tempfile.mkdtemp(prefix="thrum-bench-rss-")
     try:
         wav = os.path.join(folder, "heartbeat.wav")
         subprocess.run([bins["thrum"], "render", "heartbeat", "--channels", "L+H,R+H", "--format", "pcm32", "-o", wav],
                        check=True, capture_output=True)
         series = {"thrum play": Series(), "aplay": Series(), "thrum --help": Series()}
+        card = f"sim_scarlett:DIR={folder}"
 
         def side(name, command):
             def go():
-                run = run_timed(command)
+                run = run_timed(command, env=env)
                 if run.status != 0:
                     raise RuntimeError(f"{name} exited {run.status}: {run.stderr.strip()[-200:]}")
                 series[name].add(run.peak_kib / 1024)
             return go
 
-        interleave(runs, {"thrum play": side("thrum play", [bins["thrum"], "play", "heartbeat", "--device", "null"]),
-                          "aplay": side("aplay", ["aplay", "-q", "-D", "null", wav]),
+        interleave(runs, {"thrum play": side("thrum play", [bins["thrum"], "play", "heartbeat", "--device", card]),
+                          "aplay": side("aplay", ["aplay", "-q", "-D", card, wav]),
                           "thrum --help": side("thrum --help", [bins["thrum"], "--help"])})
         ratio = series["thrum play"].median / series["aplay"].median
-        report.add(Figure("peak RSS: `thrum play heartbeat --device null` / `aplay -D null` (the same pattern rendered) / `thrum --help`",
+        report.add(Figure("peak RSS playing 1 s on the simulated card: `thrum play heartbeat` / aplay of the same pattern rendered / `thrum --help`",
                           " / ".join(series[k].text("MB", 1) for k in series) + f"; play ÷ aplay = {ratio:.2f}×",
                           "≤ 2× aplay", ratio <= 2, f"GNU time %M, interleaved, {runs} runs each"))
     finally:
