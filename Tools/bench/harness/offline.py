@@ -152,7 +152,7 @@ def batch(report: Report, bins: dict, runs: int) -> None:
             path = os.path.join(folder, f"s{i:04}.wav")
             os.link(seed, path)
             sounds.append(path)
-        def call(function, *arguments) -> int:
+        def library_call(function, *arguments) -> int:
             """A libthrum call whose last two arguments are `char **warnings, char **error`, both freed."""
             warnings, error = ctypes.c_void_p(), ctypes.c_void_p()
             status = function(*arguments, ctypes.byref(warnings), ctypes.byref(error))
@@ -161,9 +161,9 @@ def batch(report: Report, bins: dict, runs: int) -> None:
             return status
 
         work = {
-            "convert": (ahaps, ".haptic", lambda src, dst: call(
+            "convert": (ahaps, ".haptic", lambda src, dst: library_call(
                 library.thrum_convert, (ctypes.c_char_p * 1)(src.encode()), 1, dst.encode(), None, 0)),
-            "analyze": (sounds, ".ahap", lambda src, dst: call(
+            "analyze": (sounds, ".ahap", lambda src, dst: library_call(
                 library.thrum_analyze, src.encode(), dst.encode(), None, 0)),
         }
         for verb, (inputs, extension, call) in work.items():
