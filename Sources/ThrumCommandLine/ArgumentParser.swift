@@ -7,7 +7,7 @@ enum ValueOption: String, Sendable {
     case channels, device, duration, format, layout, loops, output, period, periods, profile, rate, resolution, resources
     case seek
     case to, voices, width
-    case host, port
+    case host, port, priority
     case attack, band, gain, hold, preset, release, sensitivity, settings, tolerance
     case clip
     case breakpointsPerSecond = "breakpoints-per-second"

@@ -18,6 +18,7 @@ let playCommand = Subcommand(
             .value(.device, short: "d", placeholder: "NAME", values: .device, help: "ALSA playback device (default: default); see 'thrum devices'"),
             .value(.period, placeholder: "FRAMES", help: "frames per period (default 256)"),
             .value(.periods, placeholder: "N", help: "periods in the device buffer (default 4)"),
+            .value(.priority, placeholder: "N", help: "SCHED_FIFO priority of the render thread, 1–99 (default 70); 0: normal scheduling"),
             .flag(.watch, short: "w", help: "replay the file whenever it is saved; keep the last good version on errors"),
             .flag(.verbose, short: "v", help: "say what the device runs: format, channels, rate, period, access, latency"),
         ] + TransportArguments.options + PlayTiming.options + EngineArguments.options + PatternLimits.options,
@@ -64,56 +65,30 @@ let playCommand = Subcommand(
         options.output = .device(device)
         if let period = try arguments.int(.period, in: CHHapticEngine.Options.periodFrameCounts) { options.periodFrames = period }
         if let periods = try arguments.int(.periods, in: CHHapticEngine.Options.periodCounts) { options.periodCount = periods }
+        if let priority = try arguments.int(.priority, in: 0...99) { options.realtimePriority = priority == 0 ? nil : Int32(priority) }
 
-        let setup = try PlayDevice.check(
-            device, options: &options, rateGiven: arguments.value(.sampleRate) != nil, console: console)
-        if arguments.flag(.verbose) || console.errIsTerminal { console.error(PlayDevice.describe(setup, device: device)) }
-
+        // One device open when it works: the engines start on the device as asked. Only a refused start runs
+        // the device check, which finds the nearest rate the device has when no rate was asked for, or turns
+        // the refusal into one line naming the fix, and then starts again.
         let interrupt = InterruptFlag(watchdog: "thrum play")
-        let haptics: GCDeviceHaptics
+        let playing: PlayStart
         do {
-            haptics = try GCDeviceHaptics(options: options)
-        } catch {
-            throw commandFailure(error, patternPath: path)
+            playing = try PlayStart(options: options, patterns: patterns, transport: transport, timing: timing, console: console)
+        } catch is PlayStart.Refused {
+            try PlayDevice.check(device, options: &options, rateGiven: arguments.value(.sampleRate) != nil, console: console)
+            do {
+                playing = try PlayStart(options: options, patterns: patterns, transport: transport, timing: timing, console: console)
+            } catch let refused as PlayStart.Refused {
+                throw CommandFailure(.unavailable, refused.message)
+            }
         }
-        let engines = try ActuatorArguments.engines(on: haptics, for: patterns.map(\.target))
+        let engines = playing.engines
+        let players = playing.players
         let engine = engines[0]
-        var players: [any CHHapticAdvancedPatternPlayer] = []
-        for (engine, loaded) in zip(engines, patterns) {
-            do {
-                let player = try engine.makeAdvancedPlayer(with: loaded.pattern)
-                try transport.apply(to: player)
-                players.append(player)
-            } catch let error as UsageError {
-                throw error
-            } catch {
-                throw commandFailure(error, patternPath: loaded.path)
-            }
-        }
-        timing.name(players, patterns: patterns.map(\.path))
-        let startTime: TimeInterval
-        do {
-            // Held until the players are queued, so the patterns start on the stream's first frame
-            // (running at once with --start-at, whose frame the DAC clock picks).
-            try timing.start(engines)
-            startTime = try timing.startTime(engine)
-        } catch let error as CHHapticError {
-            for engine in engines { engine.stop() }
-            throw CommandFailure(.unavailable, error.message)
-        } catch {
-            for engine in engines { engine.stop() }
-            throw error
-        }
-        if let warning = engine.startWarning { console.error("thrum play: warning: \(warning)") }
-        for (player, loaded) in zip(players, patterns) {
-            do {
-                try player.start(atTime: startTime)
-                // --duration is pattern time: the stop lands on the exact frame `thrum render --duration` ends on.
-                if let duration = transport.duration { try player.stop(atTime: startTime + duration) }
-            } catch {
-                for engine in engines { engine.stop() }
-                throw commandFailure(error, patternPath: loaded.path)
-            }
+        let startTime = playing.startTime
+        if let setup = engine.deviceStreamSetup {
+            PlayDevice.noteSilentChannels(setup, device: device, map: options.channelMap, console: console)
+            if arguments.flag(.verbose) || console.errIsTerminal { console.error(PlayDevice.describe(setup, device: device)) }
         }
         engine.releaseOutput()
         let started = ContinuousClock.now

@@ -2,16 +2,16 @@ import ALSAOutput
 import RenderCore
 import Thrum
 
-/// `thrum play`'s device check, before the engine is built: negotiates on the device once (nothing is
-/// played), falls back to the nearest rate it has when no rate was asked for, and turns a refusal into
+/// `thrum play`'s device check, run when the engine's start on the device was refused: negotiates on the
+/// device once (nothing is played), falls back to the nearest rate it has when no rate was asked for, and turns a refusal into
 /// one line that lists every mismatch, what the card accepts, and the fix Thrum itself offers first.
 enum PlayDevice {
     /// Checks `device` for `options`; moves `options.sampleRate` to the device's nearest rate when
-    /// `rateGiven` is false (and says so). Returns the stream the device will run.
+    /// `rateGiven` is false (and says so).
     /// - Throws: `CommandFailure` (exit 69) naming the device's limits and the fix.
     static func check(
         _ device: String, options: inout CHHapticEngine.Options, rateGiven: Bool, console: Console
-    ) throws -> ALSAStreamSetup {
+    ) throws {
         let configuration = ALSADeviceConfiguration(
             source: .named(device), sampleRate: Int(options.sampleRate), channels: options.channelMap.channelCount,
             periodFrames: options.periodFrames, periodCount: options.periodCount, requireExactRate: rateGiven,
@@ -29,13 +29,15 @@ enum PlayDevice {
                     + "\(setup.sampleRate) Hz, the nearest rate it has (pick one with --sample-rate)")
             options.sampleRate = Double(setup.sampleRate)
         }
-        if let silent = setup.silentChannels {
-            let which = silent.count == 1 ? "\(silent.lowerBound) is" : "\(silent.lowerBound)–\(silent.upperBound) are"
-            console.error(
-                "thrum play: note: '\(device)' needs \(setup.deviceChannels) channels; \(which) silent "
-                    + "(--channels \(options.channelMap) fills \(setup.sourceChannels))")
-        }
-        return setup
+    }
+
+    /// Says which of the device's channels stay silent, when it needs more than the channel map fills.
+    static func noteSilentChannels(_ setup: ALSAStreamSetup, device: String, map: ChannelMap, console: Console) {
+        guard let silent = setup.silentChannels else { return }
+        let which = silent.count == 1 ? "\(silent.lowerBound) is" : "\(silent.lowerBound)–\(silent.upperBound) are"
+        console.error(
+            "thrum play: note: '\(device)' needs \(setup.deviceChannels) channels; \(which) silent "
+                + "(--channels \(map) fills \(setup.sourceChannels))")
     }
 
     /// One line: every mismatch with what the card accepts, then Thrum's own fix, then the converting plugins.

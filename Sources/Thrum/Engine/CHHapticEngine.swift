@@ -1,4 +1,4 @@
-internal import ALSAOutput
+package import ALSAOutput
 internal import AudioResources
 import Foundation
 internal import RenderCore
@@ -168,6 +168,10 @@ public final class CHHapticEngine: @unchecked Sendable {
 
     /// The device buffer in frames: how far rendering runs ahead of what is heard (offline: 0) (a Thrum addition).
     public var bufferFrames: Int { state.withLock { $0.run?.playback?.bufferFrames ?? 0 } }
+
+    /// What the device negotiated (format, channels, rate, period, buffer, access) while the engine runs on
+    /// a device; nil offline or stopped. For `thrum play`'s report. Any thread.
+    package var deviceStreamSetup: ALSAStreamSetup? { state.withLock { $0.run?.playback?.setup } }
 
     /// Why the device last failed while playing (ALSA's message naming the device), if it did (a Thrum addition).
     public var lastDeviceError: String? { state.withLock { $0.lastDeviceError } }

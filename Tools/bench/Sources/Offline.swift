@@ -4,121 +4,52 @@ import Foundation
 import RenderCore
 import Thrum
 
-// MARK: - throughput
+// MARK: - library render
 
-/// 600 s of haptics to a 3-channel 48 kHz float WAV, three ways in each run, one after the other: the library
-/// (an offline engine into `AudioFileWriter`), the command line (`thrum render`, spawned) and
-/// `sox … synth 600 sine 170` writing the same-sized file. Medians over the runs; the load average is noted.
-func benchThroughput(runs: Int) throws {
-    let dir = try TempDir("throughput")
-    defer { dir.cleanup() }
+/// `thrum-bench library-render PATTERN OUT.wav`: renders 600 s of PATTERN to a 3-channel (L,R,H) 48 kHz float
+/// WAV through the library (an offline engine into `AudioFileWriter`, 4096-frame blocks as `thrum render`
+/// writes them), so Tools/benchmark.sh can time the library as a process beside `thrum render` and sox.
+/// Prints `json: {"seconds": S}`, the render's own wall time without process start.
+func benchLibraryRender(pattern: String, output: String) throws {
     let rate = 48_000
     let frames = 600 * rate
-    let patternFile = dir.path("throughput.ahap")
-    try throughputAHAP().write(toFile: patternFile, atomically: true, encoding: .utf8)
-    let thrum = thrumExecutable()
-    if thrum == nil { note("throughput: no `thrum` next to thrum-bench (`swift build -c release --product thrum`): the command-line figure is skipped") }
-    var libraryTimes: [Double] = []
-    var cliTimes: [Double] = []
-    var soxTimes: [Double] = []
-    var cliPeakKB: Int?
-    for iteration in 1...runs {
-        progress("throughput: run \(iteration)/\(runs): the library renders 600 s to a 3-channel float WAV")
-        let libraryFile = dir.path("library.wav")
-        let start = nowNanos()
-        var options = CHHapticEngine.Options()
-        options.output = .offline
-        options.sampleRate = Double(rate)
-        options.channelMap = try ChannelMap(parsing: "L,R,H")
-        let engine = try CHHapticEngine(options: options)
-        let player = try engine.makePlayer(with: CHHapticPattern(contentsOf: URL(fileURLWithPath: patternFile)))
-        try engine.start()
-        try player.start(atTime: CHHapticTimeImmediate)
-        let writer = try AudioFileWriter(path: libraryFile, sampleRate: rate, channelCount: 3)
-        let block = 4096  // as `thrum render` (OfflineRender): the kernel takes small writes at twice the cost
-        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: block * 3)
-        defer { buffer.deallocate() }
-        var done = 0
-        while done < frames {
-            let count = min(block, frames - done)
-            try engine.renderOffline(frameCount: count, into: buffer)
-            try writer.write(UnsafeBufferPointer(start: buffer, count: count * 3))
-            done += count
-        }
-        try writer.close()
-        engine.stop()
-        libraryTimes.append(seconds(since: start))
-        let librarySize = fileSize(libraryFile)
-        // Each file is deleted before the next tool runs, so the kernel is not still writing it back meanwhile.
-        try? FileManager.default.removeItem(atPath: libraryFile)
-
-        var cliSize = 0
-        if let thrum {
-            progress("throughput: run \(iteration)/\(runs): thrum render --duration 600 (L,R,H float WAV)")
-            let cliFile = dir.path("cli.wav")
-            let cli = try spawnMeasured(thrum, ["render", patternFile, "--duration", "600", "-o", cliFile])
-            guard cli.status == 0 else { throw BenchFailure("thrum render failed (\(cli.status))") }
-            cliTimes.append(cli.seconds)
-            if let peak = cli.peakKB { cliPeakKB = max(cliPeakKB ?? 0, peak) }
-            cliSize = fileSize(cliFile)
-            try? FileManager.default.removeItem(atPath: cliFile)
-        }
-
-        progress("throughput: run \(iteration)/\(runs): sox synth 600 sine 170 to the same format")
-        let soxFile = dir.path("sox.wav")
-        let sox = try spawnMeasured(
-            "sox", ["-n", "-r", "48000", "-c", "3", "-e", "floating-point", "-b", "32", soxFile, "synth", "600", "sine", "170"])
-        guard sox.status == 0 else { throw BenchFailure("sox failed (\(sox.status))") }
-        let soxSize = fileSize(soxFile)
-        try? FileManager.default.removeItem(atPath: soxFile)
-        soxTimes.append(sox.seconds)
-        progress(
-            "throughput: library \(fmt(libraryTimes.last!)) s (\(librarySize) bytes), thrum render \(cliTimes.last.map { fmt($0) } ?? "-") s (\(cliSize) bytes), sox \(fmt(sox.seconds)) s (\(soxSize) bytes)")
-        for (name, size) in [("library", librarySize), ("thrum render", cliSize)] where size > 0 && abs(size - soxSize) > 4096 {
-            note("throughput: file sizes differ: \(name) \(size) bytes, sox \(soxSize) bytes")
-        }
+    let start = nowNanos()
+    var options = CHHapticEngine.Options()
+    options.output = .offline
+    options.sampleRate = Double(rate)
+    options.channelMap = try ChannelMap(parsing: "L,R,H")
+    let engine = try CHHapticEngine(options: options)
+    let player = try engine.makePlayer(with: CHHapticPattern(contentsOf: URL(fileURLWithPath: pattern)))
+    try engine.start()
+    try player.start(atTime: CHHapticTimeImmediate)
+    let writer = try AudioFileWriter(path: output, sampleRate: rate, channelCount: 3)
+    let block = 4096  // as `thrum render` (OfflineRender): the kernel takes small writes at twice the cost
+    let buffer = UnsafeMutablePointer<Float>.allocate(capacity: block * 3)
+    defer { buffer.deallocate() }
+    var done = 0
+    while done < frames {
+        let count = min(block, frames - done)
+        try engine.renderOffline(frameCount: count, into: buffer)
+        try writer.write(UnsafeBufferPointer(start: buffer, count: count * 3))
+        done += count
     }
-    let library = median(libraryTimes)
-    let sox = median(soxTimes)
-    let suffix = runs > 1 ? " (median of \(runs))" : ""
-    let command = "`thrum-bench throughput`"
-    emit(Row(figure: "Render 600 s of haptics to 3-ch float WAV through the library (offline engine → AudioFileWriter), wall time\(suffix)", value: "\(fmt(library)) s (\(fmt(600 / library, 0))× real time)", target: "—", command: command))
-    if !cliTimes.isEmpty {
-        let cli = median(cliTimes)
-        emit(Row(figure: "Same file with `thrum render PATTERN --duration 600 -o OUT.wav` (a process), wall time\(suffix)", value: "\(fmt(cli)) s" + (cliPeakKB.map { " (peak RSS \(fmt(Double($0) / 1024, 1)) MB)" } ?? ""), target: "—", command: command))
-    }
-    emit(Row(figure: "Same file with `sox -n … synth 600 sine 170`, wall time\(suffix)", value: "\(fmt(sox)) s", target: "—", command: command))
-    if !cliTimes.isEmpty {
-        emit(Row(figure: "`thrum render` ÷ sox wall time", value: fmt(median(cliTimes) / sox), target: "≤ 0.35", command: command))
-    }
-    emit(Row(figure: "Library ÷ sox wall time", value: fmt(library / sox), target: "≤ 0.5", command: command))
-    note("throughput: the pattern is 20 consecutive 30 s HapticContinuous events (intensity 1, sharpness 0.5); the three writers run one after the other in each run, each file deleted before the next starts; load average (1/5/15 min) at the end: \(loadAverage())")
-}
-
-/// Twenty consecutive 30 s HapticContinuous events (intensity 1, sharpness 0.5): 600 s of haptics, as AHAP.
-func throughputAHAP() -> String {
-    let events = (0..<20).map { index in
-        #"{"Event": {"Time": \#(index * 30), "EventType": "HapticContinuous", "EventDuration": 30, "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": 1}, {"ParameterID": "HapticSharpness", "ParameterValue": 0.5}]}}"#
-    }
-    return #"{"Version": 1.0, "Pattern": ["# + events.joined(separator: ",\n") + "]}\n"
-}
-
-func fileSize(_ path: String) -> Int {
-    (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    try writer.close()
+    engine.stop()
+    print(#"json: {"seconds": \#(fmt(seconds(since: start), 4))}"#)
 }
 
 // MARK: - voices
 
 /// An offline engine at 48 kHz with `count` players started at once, one sounding voice each.
 func voiceEngine(
-    count: Int, periodFrames: Int, hapticsFromAudio: Bool = false
+    count: Int, periodFrames: Int, hapticsFromAudio: Bool = false, channelMap: ChannelMap = .speakers
 ) throws -> (CHHapticEngine, [any CHHapticPatternPlayer]) {
     var options = CHHapticEngine.Options()
     options.hapticsFromAudio = hapticsFromAudio ? .general : nil
     options.output = .offline
     options.sampleRate = 48_000
     options.periodFrames = periodFrames
-    options.channelMap = .speakers  // the live default: L+H,R+H
+    options.channelMap = channelMap  // default: the live default, L+H,R+H
     options.maxPlayers = max(count, 1)
     options.maxVoices = max(2 * count, 64)  // head-room: a retriggered transient may overlap its successor
     let engine = try CHHapticEngine(options: options)
@@ -135,8 +66,10 @@ struct PeriodCost {
     var overflow: Int
 }
 
-func measurePeriods(voices: Int, periodFrames: Int = 256, warmup: Int = 50, periods: Int = 2000) throws -> PeriodCost {
-    let (engine, players) = try voiceEngine(count: voices, periodFrames: periodFrames)
+func measurePeriods(
+    voices: Int, channelMap: ChannelMap = .speakers, periodFrames: Int = 256, warmup: Int = 50, periods: Int = 2000
+) throws -> PeriodCost {
+    let (engine, players) = try voiceEngine(count: voices, periodFrames: periodFrames, channelMap: channelMap)
     let channels = engine.options.channelMap.channelCount
     let buffer = UnsafeMutablePointer<Float>.allocate(capacity: periodFrames * channels)
     defer { buffer.deallocate() }
@@ -153,31 +86,6 @@ func measurePeriods(voices: Int, periodFrames: Int = 256, warmup: Int = 50, peri
     return PeriodCost(
         meanMicros: costs.reduce(0, +) / Double(periods), p99Micros: percentile(costs, 99),
         maxMicros: costs.max() ?? 0, overflow: overflow)
-}
-
-func benchVoices() throws {
-    let periodFrames = 256
-    let periodMicros = Double(periodFrames) / 48_000 * 1e6
-    let command = "`thrum-bench voices`"
-    var cost64: PeriodCost?
-    for voices in [1, 16, 64] {
-        progress("voices: \(voices) voice\(voices == 1 ? "" : "s"), 50 warm-up + 2000 periods of 256 frames")
-        let cost = try measurePeriods(voices: voices)
-        if voices == 64 { cost64 = cost }
-        let target = voices == 64 ? "≤ 5 % of the period" : "—"
-        emit(
-            Row(
-                figure: "Render cost per 256-frame period, \(voices) voice\(voices == 1 ? "" : "s") (mean / p99)",
-                value: "\(fmt(cost.meanMicros, 1)) / \(fmt(cost.p99Micros, 1)) µs = \(fmt(cost.meanMicros / periodMicros * 100)) / \(fmt(cost.p99Micros / periodMicros * 100)) % of 5.33 ms",
-                target: target, command: command))
-        if cost.overflow > 0 { note("voices: \(voices) voices: \(cost.overflow) events found no free voice") }
-        progress("voices: max \(fmt(cost.maxMicros, 1)) µs")
-    }
-    if let cost64 {
-        let perSecond = cost64.meanMicros * (48_000 / Double(periodFrames)) / 1000
-        emit(Row(figure: "Render cost per rendered second, 64 voices", value: "\(fmt(perSecond)) ms", target: "—", command: command))
-    }
-    note("voices: mix per voice in rotation: a 30 s HapticContinuous, a 30 s AudioContinuous tone, a HapticTransient retriggered every 20 ms; all players started at once on an offline engine (L+H,R+H), `renderOffline(frameCount: 256, into:, deliverCallbacks: false)` timed per call after 50 warm-up periods")
 }
 
 // MARK: - alloc

@@ -111,50 +111,6 @@ func run(_ name: String, _ arguments: [String]) throws -> ProcessResult {
         stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "", seconds: elapsed)
 }
 
-/// A child's exit status, wall time (launch to exit) and peak resident set in kB (nil without GNU time).
-struct MeasuredRun {
-    var status: Int32
-    var seconds: Double
-    var peakKB: Int?
-}
-
-/// Runs a program to completion with standard input and output on /dev/null (standard error is passed
-/// through), under GNU time (`/usr/bin/time -f %M`, Debian package `time`) when it is installed, for the
-/// program's own peak RSS. Not wait4's ru_maxrss of a child spawned from here: posix_spawn shares this
-/// process's memory until the exec, and the kernel carries that high-water mark across it (every child of
-/// thrum-bench would report thrum-bench's ~20 MB); GNU time is a small process that forks.
-func spawnMeasured(_ name: String, _ arguments: [String]) throws -> MeasuredRun {
-    guard let path = executablePath(name) else { throw BenchFailure("'\(name)' is not installed (not on PATH)") }
-    let gnuTime = "/usr/bin/time"
-    let report = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-bench-rss-\(getpid())-\(nowNanos())").path
-    defer { unlink(report) }
-    let measured = FileManager.default.isExecutableFile(atPath: gnuTime)
-    let command = measured ? [gnuTime, "-f", "%M", "-o", report, path] + arguments : [path] + arguments
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    var pid: pid_t = 0
-    let start = nowNanos()
-    let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
-    guard spawned == 0 else { throw BenchFailure("could not start \(command[0]): \(String(cString: strerror(spawned)))") }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 {
-        guard errno == EINTR else { throw BenchFailure("waitpid for \(path) failed: \(String(cString: strerror(errno)))") }
-    }
-    let elapsed = seconds(since: start)
-    // Exited normally: the status's low 7 bits are 0 and the code is in the next byte; else 128 + signal.
-    let exitStatus = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-    // GNU time writes "Command exited with non-zero status N" before the figure when the program failed.
-    let peak = measured
-        ? ((try? String(contentsOfFile: report, encoding: .utf8)) ?? "").split(separator: "\n").last.flatMap { Int($0) }
-        : nil
-    return MeasuredRun(status: exitStatus, seconds: elapsed, peakKB: peak)
-}
-
 /// A background `yes > /dev/null` keeping one core busy; stopped by its own pid.
 final class CPULoad {
     private let process = Process()
@@ -178,26 +134,6 @@ final class CPULoad {
 
 // MARK: - Machine
 
-func systemDescription() -> [String] {
-    let date = ISO8601DateFormatter().string(from: Date())
-    let uname = (try? run("uname", ["-srm"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? "?"
-    let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-    let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
-        .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "?" } ?? "?"
-    let cores = ProcessInfo.processInfo.activeProcessorCount
-    let load = loadAverage()
-    return [
-        "- Date: \(date)", "- Kernel: `\(uname)`", "- CPU: \(model), \(cores) core\(cores == 1 ? "" : "s")",
-        "- Load average (1/5/15 min) when the table was printed: \(load) (other processes on the machine add noise)",
-    ]
-}
-
-/// The 1, 5 and 15 minute load averages, e.g. "0.87 0.60 1.25".
-func loadAverage() -> String {
-    ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?").split(separator: " ").prefix(3)
-        .joined(separator: " ")
-}
-
 /// A field of /proc/self/status in kB (VmHWM, VmRSS, …).
 func procStatusKB(_ field: String) -> Int? {
     guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
@@ -212,13 +148,6 @@ func pulseAvailable() -> Bool {
     guard ProcessInfo.processInfo.environment["PULSE_SERVER"] != nil else { return false }
     guard let result = try? run("pactl", ["info"]) else { return false }
     return result.status == 0 && result.stdout.contains("null")
-}
-
-/// The `thrum` CLI built next to this executable.
-func thrumExecutable() -> String? {
-    let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    let candidate = URL(fileURLWithPath: own).deletingLastPathComponent().appendingPathComponent("thrum").path
-    return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
 }
 
 // MARK: - Patterns
@@ -264,16 +193,6 @@ func voicePattern(index: Int, length: Double) throws -> CHHapticPattern {
     case 1: events = [audioTone(at: 0, duration: length, volume: 0.3, pitch: spread - 0.5, pan: spread * 2 - 1)]
     default: events = transientTrain(length: length, interval: 0.02, intensity: 0.7, sharpness: spread)
     }
-    return try CHHapticPattern(events: events, parameters: [])
-}
-
-/// A pattern for live runs: a continuous haptic, a tone and transients over `length` seconds.
-func livePattern(length: Double) throws -> CHHapticPattern {
-    var events: [CHHapticEvent] = [
-        hapticContinuous(at: 0, duration: length, intensity: 0.5, sharpness: 0.4),
-        audioTone(at: 0, duration: length, volume: 0.3, pitch: 0, pan: 0),
-    ]
-    events += transientTrain(length: length, interval: 0.25, intensity: 1, sharpness: 0.8)
     return try CHHapticPattern(events: events, parameters: [])
 }
 
