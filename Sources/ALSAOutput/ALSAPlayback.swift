@@ -65,7 +65,10 @@ package final class ALSAPlayback: Sendable {
     ///   The corresponding ALSA functions are `snd_pcm_open`/`snd_pcm_open_lconf`, `snd_pcm_hw_params`
     ///   and `snd_pcm_sw_params`.
     package init(configuration: ALSADeviceConfiguration) throws(ALSAError) {
-        let device = try PCMDevice(configuration: configuration)
+        // Plugin threads made while the device opens inherit the render thread's priority (see the function).
+        let device = try withInheritedRealtimePriority(configuration.realtimePriority) { () throws(ALSAError) in
+            try PCMDevice(configuration: configuration)
+        }
         let server = ALSASoundServer.behind(configuration.source)
         setup = device.setup
         deviceName = device.name
