@@ -29,7 +29,7 @@ const state = {
   audioFiles: new Map(), nudgeTimer: null,
 };
 /** Timings the benchmark and the browser tests read. */
-const metrics = { editToWave: [], renders: 0, loadStart: performance.timeOrigin, firstDraw: null };
+const metrics = { editToWave: [], renders: 0, wholeRenders: 0, loadStart: performance.timeOrigin, firstDraw: null };
 window.studio = { state, metrics, api };
 
 function toast(message, error = false) {

@@ -29,6 +29,9 @@ package final class Studio: HTTPHandler, @unchecked Sendable {
     var watcher: FileWatcher?
     var settings: StudioSettings
     let transport = StudioTransport()
+    /// The last render made, for the next request of the same revision and options (the page asks for its
+    /// peaks, then for its WAV); dropped when the document, the settings or a sound under the root change.
+    var keptRender: KeptRender?
 
     private var ticker: Thread?
     private let running = NSLock()
@@ -162,6 +165,7 @@ package final class Studio: HTTPHandler, @unchecked Sendable {
         if recording, let old = document { history.recordEdit(replacing: old.text) }
         document = new
         revision += 1
+        keptRender = nil
         transport.documentChanged(playable(new))
     }
 

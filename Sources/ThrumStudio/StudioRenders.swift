@@ -1,0 +1,111 @@
+import Foundation
+
+/// A render with what it was made from: the document's revision and the request's render options.
+/// A value; thread-safe.
+struct KeptRender: Sendable {
+    /// What makes two requests ask for the same samples.
+    struct Key: Equatable, Sendable {
+        var revision: Int
+        var export: String
+        var channels: String
+        var sampleRate: String?
+        var profile: String?
+    }
+
+    var key: Key
+    var render: StudioRender
+}
+
+extension Studio {
+    /// Most columns `GET /api/peaks` computes (a screen several times wider than 4K).
+    static let maxPeakColumns = 20_000
+
+    /// `GET /api/render`: the render as the WAV file `thrum render` writes.
+    func renderWAV(_ request: HTTPRequest) throws -> HTTPResponse {
+        HTTPResponse(status: 200, contentType: "audio/wav", body: try toolbox.wav(try render(request)))
+    }
+
+    /// `GET /api/peaks`: the least and greatest sample of each column of a time range of the render, per channel.
+    func peaks(_ request: HTTPRequest) throws -> HTTPResponse {
+        let start = try Self.seconds(request, "start") ?? 0
+        let requestedEnd = try Self.seconds(request, "end")
+        let columnText = request.queryValue("columns") ?? "1000"
+        guard let columns = Int(columnText), (1...Self.maxPeakColumns).contains(columns) else {
+            throw HTTPError(400, "\"columns\" must be a whole number 1…\(Self.maxPeakColumns), not '\(columnText)'")
+        }
+        if let requestedEnd, requestedEnd <= start { throw HTTPError(400, "\"end\" must be after \"start\"") }
+        let (render, revision) = try self.renderAndRevision(request)
+        let end = requestedEnd ?? max(Double(render.frames) / Double(render.sampleRate), start + 1 / Double(render.sampleRate))
+        var text = "{\"revision\":\(revision),\"sampleRate\":\(render.sampleRate),\"frames\":\(render.frames),"
+        text += "\"start\":\(start),\"end\":\(end),\"columns\":\(columns),\"channels\":\(render.channelCount),\"peaks\":["
+        for channel in 0..<render.channelCount {
+            let values = Self.columnPeaks(render, channel: channel, start: start, end: end, columns: columns)
+            text += (channel == 0 ? "[" : ",[") + values.map { "\($0.isFinite ? $0 : 0)" }.joined(separator: ",") + "]"
+        }
+        text += "]}"
+        return HTTPResponse(status: 200, contentType: "application/json; charset=utf-8", body: Data(text.utf8))
+    }
+
+    /// Column n of `columns` over `start…end` seconds covers frames ⌊(start + n·w)·rate⌋ up to, not
+    /// including, ⌊(start + (n + 1)·w)·rate⌋ (at least one frame), w = (end − start) / columns; its values
+    /// are min(0, least sample) and max(0, greatest sample) there (0, 0 past the end). Returns
+    /// least, greatest, least, greatest, … (2 × columns values).
+    static func columnPeaks(_ render: StudioRender, channel: Int, start: Double, end: Double, columns: Int) -> [Float] {
+        let width = (end - start) / Double(columns)
+        let rate = Double(render.sampleRate)
+        let stride = render.channelCount
+        var peaks = [Float](repeating: 0, count: columns * 2)
+        render.samples.withUnsafeBufferPointer { samples in
+            for column in 0..<columns {
+                let from = Int(((start + Double(column) * width) * rate).rounded(.down))
+                let to = max(Int(((start + Double(column + 1) * width) * rate).rounded(.down)), from + 1)
+                var least: Float = 0
+                var greatest: Float = 0
+                if from < render.frames {
+                    for frame in from..<min(to, render.frames) {
+                        let value = samples[frame * stride + channel]
+                        least = min(least, value)
+                        greatest = max(greatest, value)
+                    }
+                }
+                peaks[column * 2] = least
+                peaks[column * 2 + 1] = greatest
+            }
+        }
+        return peaks
+    }
+
+    /// A time in seconds from the query, 0…86400; nil when not given.
+    static func seconds(_ request: HTTPRequest, _ name: String) throws -> Double? {
+        guard let text = request.queryValue(name) else { return nil }
+        guard let value = Double(text), value.isFinite, (0...86_400).contains(value) else {
+            throw HTTPError(400, "\"\(name)\" must be 0…86400 seconds, not '\(text)'")
+        }
+        return value
+    }
+
+    /// The render the request's `export`, `channels`, `sampleRate` and `profile` ask for, of the current
+    /// document.
+    func render(_ request: HTTPRequest) throws -> StudioRender {
+        try renderAndRevision(request).render
+    }
+
+    /// The render the request asks for and the revision it is of: the kept one when it is the same, else
+    /// a new one (then kept, if the document did not change meanwhile).
+    private func renderAndRevision(_ request: HTTPRequest) throws -> (render: StudioRender, revision: Int) {
+        let (document, key, kept) = try lock.withLock { () throws in
+            let key = KeptRender.Key(
+                revision: revision, export: request.queryValue("export") ?? "ahap",
+                channels: request.queryValue("channels") ?? "L,R,H", sampleRate: request.queryValue("sampleRate"),
+                profile: request.queryValue("profile") ?? settings.profile)
+            return (try current(), key, keptRender)
+        }
+        if let kept, kept.key == key { return (kept.render, key.revision) }
+        let patterns = try StudioExports.patterns(of: document, export: key.export)
+        let render = try toolbox.render(
+            patterns, folder: folder(of: document), root: root.path, channels: key.channels, sampleRate: key.sampleRate,
+            profile: key.profile)
+        lock.withLock { if revision == key.revision { keptRender = KeptRender(key: key, render: render) } }
+        return (render, key.revision)
+    }
+}
