@@ -20,8 +20,16 @@ export class RenderPipeline {
     this.metrics = metrics;
     this.sequence = 0;
     this.abort = null;
+    this.startWorker();
+  }
+
+  /** A new spectrogram worker (the one computing for an older render is terminated: it would only take CPU). */
+  startWorker() {
+    this.worker?.terminate();
+    this.spectrogramPending = false;
     this.worker = new Worker("spectrogram-worker.js", { type: "module" });
     this.worker.onmessage = (event) => {
+      this.spectrogramPending = false;
       const { sequence, image, secondsPerColumn } = event.data;
       if (sequence !== this.sequence) return;
       const canvas = document.createElement("canvas");
@@ -33,6 +41,11 @@ export class RenderPipeline {
     };
   }
 
+  /** The document is changing: work for its old render (a spectrogram being computed) stops taking CPU. */
+  documentChanging() {
+    if (this.spectrogramPending) this.startWorker();
+  }
+
   /**
    * Renders the current document when it is `playable`; else says why there is no render. First the
    * engine's peaks of the columns on screen (GET /api/peaks: small, drawn at once), then, once they are on
@@ -42,6 +55,7 @@ export class RenderPipeline {
   async request(playable, hasDocument, fit = false) {
     const { timeline, metrics } = this;
     this.abort?.abort();
+    this.documentChanging();
     if (!playable) {
       timeline.render = null;
       timeline.peaks = null;
@@ -102,6 +116,7 @@ export class RenderPipeline {
       metrics.wholeRenders += 1;
       const mono = new Float32Array(L.length);
       for (let i = 0; i < mono.length; i++) mono[i] = (L[i] + (R ?? L)[i]) * 0.5;
+      this.spectrogramPending = true;
       this.worker.postMessage({ sequence, samples: mono, sampleRate: wav.sampleRate }, [mono.buffer]);
     } catch (error) {
       this.failed(error);

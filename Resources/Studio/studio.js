@@ -154,6 +154,7 @@ function edit(doc, final) {
 /** A finished edit: becomes the document text and one PUT (one undo step on the server). */
 function commit(doc) {
   metrics.editStart = performance.now();
+  renderer.documentChanging();
   const text = model.formatAHAP(doc);
   state.doc = doc;
   adoptText(text);

@@ -35,6 +35,7 @@ export class Timeline {
     this.duration = 1;
     this.render = null;           // {sampleRate, channels: {L, R, H}, seconds}: the whole render (GET /api/render)
     this.peaks = null;            // {start, secondsPerColumn, seconds, channels: {L, R, H}}: GET /api/peaks, until the whole render
+    this.keptPeaks = new Map();   // channel name → {source, view, peaks}: the last columns drawn of each render channel
     this.spectrum = null;         // {canvas, secondsPerColumn}
     this.audioFiles = new Map();  // path → {samples, sampleRate, seconds} | {error}
     this.diagnostics = new Map(); // entry → "error" | "warning"
@@ -130,12 +131,20 @@ export class Timeline {
    * channel `name` (L, R or H): from the whole render when it is here, else from its peaks; null without either.
    */
   viewPeaks(name, columns) {
+    const source = this.render ?? this.peaks;
+    const view = `${name} ${this.viewStart} ${this.secondsPerPixel} ${columns}`;
+    // An edit redraws every lane; the render it changes is still the old one until the new one comes.
+    const kept = this.keptPeaks.get(name);
+    if (kept?.source === source && kept.view === view) return kept.peaks;
+    let peaks = null;
     if (this.render) {
       const samples = this.render.channels[name];
-      return samples ? columnPeaks(samples, this.render.sampleRate, this.viewStart, this.secondsPerPixel, columns) : null;
+      if (samples) peaks = columnPeaks(samples, this.render.sampleRate, this.viewStart, this.secondsPerPixel, columns);
+    } else if (this.peaks?.channels[name]) {
+      peaks = regroupPeaks(this.peaks.channels[name], this.peaks.start, this.peaks.secondsPerColumn, this.viewStart, this.secondsPerPixel, columns);
     }
-    const values = this.peaks?.channels[name];
-    return values ? regroupPeaks(values, this.peaks.start, this.peaks.secondsPerColumn, this.viewStart, this.secondsPerPixel, columns) : null;
+    this.keptPeaks.set(name, { source, view, peaks });
+    return peaks;
   }
 
   /** Schedules a full redraw (data, view or selection changed). */

@@ -38,8 +38,8 @@ extension Studio {
         let end = requestedEnd ?? max(Double(render.frames) / Double(render.sampleRate), start + 1 / Double(render.sampleRate))
         var text = "{\"revision\":\(revision),\"sampleRate\":\(render.sampleRate),\"frames\":\(render.frames),"
         text += "\"start\":\(start),\"end\":\(end),\"columns\":\(columns),\"channels\":\(render.channelCount),\"peaks\":["
-        for channel in 0..<render.channelCount {
-            let values = Self.columnPeaks(render, channel: channel, start: start, end: end, columns: columns)
+        let peaks = Self.columnPeaks(render, start: start, end: end, columns: columns)
+        for (channel, values) in peaks.enumerated() {
             text += (channel == 0 ? "[" : ",[") + values.map { "\($0.isFinite ? $0 : 0)" }.joined(separator: ",") + "]"
         }
         text += "]}"
@@ -48,28 +48,30 @@ extension Studio {
 
     /// Column n of `columns` over `start…end` seconds covers frames ⌊(start + n·w)·rate⌋ up to, not
     /// including, ⌊(start + (n + 1)·w)·rate⌋ (at least one frame), w = (end − start) / columns; its values
-    /// are min(0, least sample) and max(0, greatest sample) there (0, 0 past the end). Returns
+    /// are min(0, least sample) and max(0, greatest sample) there (0, 0 past the end). Returns, per channel,
     /// least, greatest, least, greatest, … (2 × columns values).
-    static func columnPeaks(_ render: StudioRender, channel: Int, start: Double, end: Double, columns: Int) -> [Float] {
+    static func columnPeaks(_ render: StudioRender, start: Double, end: Double, columns: Int) -> [[Float]] {
         let width = (end - start) / Double(columns)
         let rate = Double(render.sampleRate)
-        let stride = render.channelCount
-        var peaks = [Float](repeating: 0, count: columns * 2)
+        let channels = render.channelCount
+        var peaks = [[Float]](repeating: [Float](repeating: 0, count: columns * 2), count: channels)
         render.samples.withUnsafeBufferPointer { samples in
             for column in 0..<columns {
                 let from = Int(((start + Double(column) * width) * rate).rounded(.down))
-                let to = max(Int(((start + Double(column + 1) * width) * rate).rounded(.down)), from + 1)
-                var least: Float = 0
-                var greatest: Float = 0
-                if from < render.frames {
-                    for frame in from..<min(to, render.frames) {
-                        let value = samples[frame * stride + channel]
+                let to = min(max(Int(((start + Double(column + 1) * width) * rate).rounded(.down)), from + 1), render.frames)
+                guard from < to else { continue }
+                // Channel by channel over one column: the column's frames stay in the cache between channels.
+                for channel in 0..<channels {
+                    var least: Float = 0
+                    var greatest: Float = 0
+                    for frame in from..<to {
+                        let value = samples[frame * channels + channel]
                         least = min(least, value)
                         greatest = max(greatest, value)
                     }
+                    peaks[channel][column * 2] = least
+                    peaks[channel][column * 2 + 1] = greatest
                 }
-                peaks[column * 2] = least
-                peaks[column * 2 + 1] = greatest
             }
         }
         return peaks
