@@ -11,7 +11,7 @@ export class RenderPipeline {
    * @param {import("./api.js").StudioApi} api
    * @param {import("./timeline.js").Timeline} timeline where the render is drawn
    * @param {import("./transport.js").Transport} transport gets each render for the browser audition
-   * @param {object} metrics editStart (set by an edit), editToWave[], renders (peaks drawn), wholeRenders, firstDraw, phases
+   * @param {object} metrics editStart (set by an edit), editToWave[], renders (peaks drawn), wholeRenders, spectrograms, firstDraw, phases
    */
   constructor(api, timeline, transport, metrics) {
     this.api = api;
@@ -38,6 +38,7 @@ export class RenderPipeline {
       canvas.getContext("2d").putImageData(image, 0, 0);
       this.timeline.spectrum = { canvas, secondsPerColumn };
       this.timeline.invalidate();
+      this.metrics.spectrograms += 1;
     };
   }
 

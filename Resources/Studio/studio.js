@@ -25,11 +25,11 @@ const api = new StudioApi(token);
 const state = {
   file: null, format: "ahap", text: "", doc: null, items: [], revision: 0, playable: false,
   diagnostics: [], byEntry: new Map(), selection: new Set(), selectedPoint: null,
-  status: null, files: [], ownRequests: 0, deferredEvent: null, putChain: Promise.resolve(),
+  status: null, files: [], ownRequests: 0, deferredEvent: null, putChain: Promise.resolve(), putsUnderWay: 0,
   audioFiles: new Map(), nudgeTimer: null,
 };
 /** Timings the benchmark and the browser tests read. */
-const metrics = { editToWave: [], renders: 0, wholeRenders: 0, loadStart: performance.timeOrigin, firstDraw: null };
+const metrics = { editToWave: [], renders: 0, wholeRenders: 0, spectrograms: 0, loadStart: performance.timeOrigin, firstDraw: null };
 window.studio = { state, metrics, api };
 
 function toast(message, error = false) {
@@ -157,15 +157,21 @@ function commit(doc) {
   renderer.documentChanging();
   const text = model.formatAHAP(doc);
   state.doc = doc;
+  putText(text);  // first: the server checks and renders it while the page redraws
   adoptText(text);
-  putText(text);
 }
 
-/** Sends `text` to the server (in order), then shows its diagnostics and the new render. */
+/**
+ * Sends `text` to the server, then shows its diagnostics and the new render. In order: at once when no PUT is
+ * under way, else after the one before.
+ */
 function putText(text) {
+  const send = () => own(api.putPattern(text));
+  const sent = state.putsUnderWay === 0 ? send() : null;
+  state.putsUnderWay += 1;
   state.putChain = state.putChain.then(async () => {
     try {
-      const reply = await own(api.putPattern(text));
+      const reply = await (sent ?? send());
       metrics.phases = { put: performance.now() - (metrics.editStart ?? performance.now()) };
       if (text !== state.text) return;  // a newer edit follows
       state.revision = reply.revision;
@@ -175,6 +181,8 @@ function putText(text) {
       refreshStatus();
     } catch (error) {
       fail(error);
+    } finally {
+      state.putsUnderWay -= 1;
     }
   });
 }

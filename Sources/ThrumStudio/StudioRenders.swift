@@ -1,8 +1,9 @@
 import Foundation
 
-/// A render with what it was made from: the document's revision and the request's render options.
-/// A value; thread-safe.
-struct KeptRender: Sendable {
+/// One render of one revision with one set of options, made once for every request that asks for it: the
+/// first asker makes it, later ones (the page's peaks, then its WAV) wait for it or take it made.
+/// Thread-safe.
+final class RenderJob: @unchecked Sendable {
     /// What makes two requests ask for the same samples.
     struct Key: Equatable, Sendable {
         var revision: Int
@@ -12,8 +13,29 @@ struct KeptRender: Sendable {
         var profile: String?
     }
 
-    var key: Key
-    var render: StudioRender
+    let key: Key
+    private let finished = NSCondition()
+    private var outcome: Result<StudioRender, any Error>?
+
+    init(key: Key) { self.key = key }
+
+    /// Records the render (or why there is none) and wakes those waiting for it.
+    func finish(_ result: Result<StudioRender, any Error>) {
+        finished.withLock {
+            outcome = result
+            finished.broadcast()
+        }
+    }
+
+    /// The render, once made (waits for it).
+    /// - Throws: the refusal the render met.
+    func render() throws -> StudioRender {
+        let result = finished.withLock {
+            while outcome == nil { finished.wait() }
+            return outcome!
+        }
+        return try result.get()
+    }
 }
 
 extension Studio {
@@ -92,22 +114,48 @@ extension Studio {
         try renderAndRevision(request).render
     }
 
-    /// The render the request asks for and the revision it is of: the kept one when it is the same, else
-    /// a new one (then kept, if the document did not change meanwhile).
+    /// The render the request asks for and the revision it is of.
     private func renderAndRevision(_ request: HTTPRequest) throws -> (render: StudioRender, revision: Int) {
-        let (document, key, kept) = try lock.withLock { () throws in
-            let key = KeptRender.Key(
+        try render {
+            RenderJob.Key(
                 revision: revision, export: request.queryValue("export") ?? "ahap",
                 channels: request.queryValue("channels") ?? "L,R,H", sampleRate: request.queryValue("sampleRate"),
                 profile: request.queryValue("profile") ?? settings.profile)
-            return (try current(), key, keptRender)
         }
-        if let kept, kept.key == key { return (kept.render, key.revision) }
-        let patterns = try StudioExports.patterns(of: document, export: key.export)
-        let render = try toolbox.render(
-            patterns, folder: folder(of: document), root: root.path, channels: key.channels, sampleRate: key.sampleRate,
-            profile: key.profile)
-        lock.withLock { if revision == key.revision { keptRender = KeptRender(key: key, render: render) } }
-        return (render, key.revision)
+    }
+
+    /// The render of the current document with the options of `key` (called under the lock): the one made or
+    /// being made for them when there is one, else a new one (kept for the next request while the document and
+    /// the options stay the same).
+    /// - Throws: 409 when no document is open or it has errors; the render's refusals.
+    private func render(_ key: () -> RenderJob.Key) throws -> (render: StudioRender, revision: Int) {
+        let (job, document) = try lock.withLock { () throws -> (RenderJob, StudioDocument?) in
+            let key = key()
+            if let job = renderJob, job.key == key { return (job, nil) }
+            let job = RenderJob(key: key)
+            let document = try current()
+            renderJob = job
+            return (job, document)
+        }
+        if let document {
+            let key = job.key
+            job.finish(Result {
+                try toolbox.render(
+                    try StudioExports.patterns(of: document, export: key.export), folder: folder(of: document), root: root.path,
+                    channels: key.channels, sampleRate: key.sampleRate, profile: key.profile)
+            })
+        }
+        return (try job.render(), job.key.revision)
+    }
+
+    /// When a page is open (it asks for the render of every change at once), starts rendering a changed
+    /// document as the page asks for it (`L,R,H`, the default rate, the studio's profile) while the page is
+    /// still reading the answer to the change. One at a time: a render queued behind a newer change renders
+    /// the newest revision (or finds it rendered). Under the lock.
+    func renderAhead() {
+        guard hub.hasClients, document?.isPlayable == true else { return }
+        renderQueue.async { [self] in
+            _ = try? render { RenderJob.Key(revision: revision, export: "ahap", channels: "L,R,H", sampleRate: nil, profile: settings.profile) }
+        }
     }
 }

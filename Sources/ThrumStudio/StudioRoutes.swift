@@ -238,7 +238,7 @@ extension Studio {
             throw HTTPError(409, "'\(path)' exists; add overwrite=1 to replace it", extra: ["conflict": "exists"])
         }
         do throws(AudioResourceError) { try OutputFile.write(request.body, to: target) } catch { throw HTTPError(500, error.description) }
-        lock.withLock { keptRender = nil }
+        lock.withLock { renderJob = nil }
         return HTTPResponse.json(["path": path, "bytes": request.body.count], status: 201)
     }
 
@@ -270,7 +270,7 @@ extension Studio {
         let options = try toolbox.playOptions(new, root: root.path)
         let answer: [String: Any] = lock.withLock {
             settings = new
-            keptRender = nil
+            renderJob = nil
             transport.open(options)
             return settingsObject()
         }
