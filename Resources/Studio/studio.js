@@ -3,7 +3,7 @@
 // the engine's render and diagnostics, and wires the keyboard. See docs/studio.md and docs/studio-api.md.
 
 import { StudioApi, ApiError } from "./api.js";
-import { decodeWav } from "./wav.js";
+import { loadSounds } from "./sounds.js";
 import * as model from "./model.js";
 import { Timeline } from "./timeline.js";
 import { Inspector } from "./inspector.js";
@@ -196,25 +196,12 @@ async function afterServerChange(reply) {
   adoptText(text);
   if (reply?.diagnostics) setDiagnostics(reply.diagnostics);
   else {
-    const check = await currentDiagnostics(text, revision);
-    if (check) { state.playable = check.playable; setDiagnostics(check.diagnostics); }
+    const check = await api.json("GET", "/api/diagnostics");
+    state.playable = check.playable;
+    setDiagnostics(check.diagnostics);
   }
   requestRender();
   refreshStatus();
-}
-
-/**
- * The diagnostics of the server's document (`GET /api/diagnostics`). A server without that endpoint is asked
- * with a PUT of the same text (an equal body changes nothing), only while the revision is still the one read.
- */
-async function currentDiagnostics(text, revision) {
-  try {
-    return await api.json("GET", "/api/diagnostics");
-  } catch (error) {
-    if (error.status !== 404) throw error;
-  }
-  if ((await api.status()).revision !== revision) return null;
-  return api.putPattern(text);
 }
 
 async function undo() {
@@ -256,20 +243,7 @@ function patternFolder() {
 }
 
 /** Loads the sound of every AudioCustom event once (for its lane's waveform and length). */
-function loadAudioFiles() {
-  for (const item of state.items) {
-    if (item.type !== "AudioCustom" || !item.path || state.audioFiles.has(item.path)) continue;
-    state.audioFiles.set(item.path, { loading: true });
-    api.file(patternFolder() + item.path).then((bytes) => {
-      const wav = decodeWav(bytes);
-      const samples = new Float32Array(wav.frames);
-      for (const channel of wav.channels) for (let i = 0; i < wav.frames; i++) samples[i] += channel[i] / wav.channels.length;
-      state.audioFiles.set(item.path, { samples, sampleRate: wav.sampleRate, seconds: wav.frames / wav.sampleRate });
-    }).catch((error) => {
-      state.audioFiles.set(item.path, { error: error.message });
-    }).finally(redraw);
-  }
-}
+function loadAudioFiles() { loadSounds(api, state.items, patternFolder(), state.audioFiles, redraw); }
 
 // --- editing helpers ------------------------------------------------------------------------------------
 
