@@ -116,7 +116,7 @@ extension Studio {
 
     /// The render the request asks for and the revision it is of.
     private func renderAndRevision(_ request: HTTPRequest) throws -> (render: StudioRender, revision: Int) {
-        try render {
+        try sharedRender {
             RenderJob.Key(
                 revision: revision, export: request.queryValue("export") ?? "ahap",
                 channels: request.queryValue("channels") ?? "L,R,H", sampleRate: request.queryValue("sampleRate"),
@@ -128,7 +128,7 @@ extension Studio {
     /// being made for them when there is one, else a new one (kept for the next request while the document and
     /// the options stay the same).
     /// - Throws: 409 when no document is open or it has errors; the render's refusals.
-    private func render(_ key: () -> RenderJob.Key) throws -> (render: StudioRender, revision: Int) {
+    private func sharedRender(keyedBy key: () -> RenderJob.Key) throws -> (render: StudioRender, revision: Int) {
         let (job, document) = try lock.withLock { () throws -> (RenderJob, StudioDocument?) in
             let key = key()
             if let job = renderJob, job.key == key { return (job, nil) }
@@ -155,7 +155,9 @@ extension Studio {
     func renderAhead() {
         guard hub.hasClients, document?.isPlayable == true else { return }
         renderQueue.async { [self] in
-            _ = try? render { RenderJob.Key(revision: revision, export: "ahap", channels: "L,R,H", sampleRate: nil, profile: settings.profile) }
+            _ = try? sharedRender {
+                RenderJob.Key(revision: revision, export: "ahap", channels: "L,R,H", sampleRate: nil, profile: settings.profile)
+            }
         }
     }
 }
