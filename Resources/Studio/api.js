@@ -51,8 +51,8 @@ export class StudioApi extends EventTarget {
   }
 
   /** A request whose answer is JSON. */
-  async json(method, path, body) {
-    const response = await this.raw(method, path, body);
+  async json(method, path, body, signal) {
+    const response = await this.raw(method, path, body, signal);
     return response.json();
   }
 
@@ -84,6 +84,15 @@ export class StudioApi extends EventTarget {
     if (exportName) query.set("export", exportName);
     const response = await this.raw("GET", `/api/render?${query}`, undefined, signal);
     return response.arrayBuffer();
+  }
+
+  /**
+   * The engine's render as the least and greatest sample of each of `columns` columns over `start`…`end`
+   * seconds, per channel (GET /api/peaks).
+   */
+  peaks({ channels = "L,R,H", start, end, columns }, signal) {
+    const query = new URLSearchParams({ channels, start: String(start), end: String(end), columns: String(columns) });
+    return this.json("GET", `/api/peaks?${query}`, undefined, signal);
   }
 
   /** The bytes of a file under the root (a sound for the audio-file lane). */

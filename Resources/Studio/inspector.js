@@ -12,6 +12,23 @@ const TYPE_COLOURS = { HapticTransient: "--transient", HapticContinuous: "--cont
 
 let fieldCounter = 0;
 
+/**
+ * A number field for `min`…`max` in steps of `step`, showing `value`; a typed number calls `change(v, true)`
+ * with v clamped to the range (an emptied field is not 0 and changes nothing).
+ */
+function numberField(value, min, max, step, change) {
+  const number = document.createElement("input");
+  number.type = "number";
+  number.min = String(min); number.max = String(max); number.step = String(step);
+  number.value = String(round(value));
+  number.addEventListener("change", () => {
+    if (number.value.trim() === "") return;
+    const v = Number(number.value);
+    if (Number.isFinite(v)) change(Math.min(max, Math.max(min, v)), true);
+  });
+  return number;
+}
+
 export class Inspector {
   /**
    * @param {HTMLSelectElement} list the event list
@@ -145,19 +162,11 @@ export class Inspector {
     slider.min = String(min); slider.max = String(max); slider.step = String(step);
     slider.value = String(value);
     slider.dataset.field = field;
-    const number = document.createElement("input");
-    number.type = "number";
-    number.min = String(min); number.max = String(max); number.step = String(step);
-    number.value = String(round(value));
+    const number = numberField(value, min, max, step, change);
     number.setAttribute("aria-label", `${label} value`);
     number.dataset.field = `${field}#n`;
     slider.addEventListener("input", () => { number.value = String(round(Number(slider.value))); change(Number(slider.value), false); });
     slider.addEventListener("change", () => change(Number(slider.value), true));
-    number.addEventListener("change", () => {
-      if (number.value.trim() === "") return;  // an emptied field is not 0
-      const v = Math.min(max, Math.max(min, Number(number.value)));
-      if (Number.isFinite(v)) change(v, true);
-    });
     row.append(name, slider, number);
     return row;
   }
@@ -168,17 +177,9 @@ export class Inspector {
     const name = document.createElement("label");
     name.htmlFor = id;
     name.textContent = label;
-    const number = document.createElement("input");
-    number.type = "number";
+    const number = numberField(value, min, max, step, change);
     number.id = id;
-    number.min = String(min); number.max = String(max); number.step = String(step);
-    number.value = String(round(value));
     number.dataset.field = field;
-    number.addEventListener("change", () => {
-      if (number.value.trim() === "") return;
-      const v = Number(number.value);
-      if (Number.isFinite(v)) change(Math.min(max, Math.max(min, v)), true);
-    });
     row.append(name, document.createElement("span"), number);
     return row;
   }

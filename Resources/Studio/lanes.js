@@ -208,21 +208,22 @@ export function drawEffective(tl, lane) {
   c.setLineDash([]);
 }
 
+/** The render channels `channels` ([[name, colour variable], …]) of the view, from `tl.viewPeaks`. */
 export function drawWave(tl, lane, channels) {
   const c = tl.context;
   const mid = lane.y + lane.height / 2;
   const half = lane.height / 2 - 4;
   c.strokeStyle = "rgba(255,255,255,0.08)";
   c.beginPath(); c.moveTo(GUTTER, mid); c.lineTo(tl.width, mid); c.stroke();
-  if (!channels || !tl.render) {
+  const columns = Math.ceil(tl.plotWidth + RIGHT);
+  const drawn = channels.map(([name, colour]) => [tl.viewPeaks(name, columns), colour]).filter(([peaks]) => peaks);
+  if (!drawn.length) {
     c.fillStyle = tl.colours["--faint"];
     c.font = "11px Inter, sans-serif";
     c.fillText(tl.renderNote ?? "no render yet", GUTTER + 10, mid - 8);
     return;
   }
-  const columns = Math.ceil(tl.plotWidth + RIGHT);
-  channels.forEach(([samples, colour], n) => {
-    const peaks = columnPeaks(samples, tl.render.sampleRate, tl.viewStart, tl.secondsPerPixel, columns);
+  drawn.forEach(([peaks, colour], n) => {
     c.fillStyle = hexAlpha(tl.colours[colour], n ? 0.55 : 0.9);
     for (let i = 0; i < columns; i++) {
       const lo = peaks[i * 2], hi = peaks[i * 2 + 1];
@@ -237,7 +238,7 @@ export function drawSpectrogram(tl, lane) {
   if (!tl.spectrum) {
     c.fillStyle = tl.colours["--faint"];
     c.font = "11px Inter, sans-serif";
-    c.fillText(tl.render ? "computing…" : tl.renderNote ?? "no render yet", GUTTER + 10, lane.y + lane.height / 2);
+    c.fillText(tl.render || tl.peaks ? "computing…" : tl.renderNote ?? "no render yet", GUTTER + 10, lane.y + lane.height / 2);
     return;
   }
   const { canvas, secondsPerColumn } = tl.spectrum;

@@ -1,6 +1,8 @@
-// The engine's render on the timeline: GET /api/render (L, R and the haptic channel, 32-bit float WAV),
-// decoded in the page and drawn; the newest request wins (older ones are aborted). The spectrogram is
-// computed in a worker. Also records the timings the benchmark reads (edit → waveform on screen).
+// The engine's render on the timeline: first its peaks for the columns on screen (GET /api/peaks, L, R and
+// the haptic channel), drawn at once; then the whole render (GET /api/render, 32-bit float WAV), decoded in
+// the page for zooming in, the browser audition and the spectrogram (computed in a worker). The newest
+// request wins (older ones are aborted). Also records the timings the benchmark reads (edit → waveform on
+// screen).
 
 import { decodeWav } from "./wav.js";
 
@@ -9,7 +11,7 @@ export class RenderPipeline {
    * @param {import("./api.js").StudioApi} api
    * @param {import("./timeline.js").Timeline} timeline where the render is drawn
    * @param {import("./transport.js").Transport} transport gets each render for the browser audition
-   * @param {object} metrics editStart (set by an edit), editToWave[], renders, firstDraw, phases
+   * @param {object} metrics editStart (set by an edit), editToWave[], renders (peaks drawn), wholeRenders, spectrograms, firstDraw, phases
    */
   constructor(api, timeline, transport, metrics) {
     this.api = api;
@@ -18,8 +20,16 @@ export class RenderPipeline {
     this.metrics = metrics;
     this.sequence = 0;
     this.abort = null;
+    this.startWorker();
+  }
+
+  /** A new spectrogram worker (the one computing for an older render is terminated: it would only take CPU). */
+  startWorker() {
+    this.worker?.terminate();
+    this.spectrogramPending = false;
     this.worker = new Worker("spectrogram-worker.js", { type: "module" });
     this.worker.onmessage = (event) => {
+      this.spectrogramPending = false;
       const { sequence, image, secondsPerColumn } = event.data;
       if (sequence !== this.sequence) return;
       const canvas = document.createElement("canvas");
@@ -28,15 +38,28 @@ export class RenderPipeline {
       canvas.getContext("2d").putImageData(image, 0, 0);
       this.timeline.spectrum = { canvas, secondsPerColumn };
       this.timeline.invalidate();
+      this.metrics.spectrograms += 1;
     };
   }
 
-  /** Renders the current document when it is `playable`; else says why there is no render. */
+  /** The document is changing: work for its old render (a spectrogram being computed) stops taking CPU. */
+  documentChanging() {
+    if (this.spectrogramPending) this.startWorker();
+  }
+
+  /**
+   * Renders the current document when it is `playable`; else says why there is no render. First the
+   * engine's peaks of the columns on screen (GET /api/peaks: small, drawn at once), then, once they are on
+   * screen, the whole render (GET /api/render, the same samples) for zooming in, the browser audition and
+   * the spectrogram.
+   */
   async request(playable, hasDocument, fit = false) {
     const { timeline, metrics } = this;
     this.abort?.abort();
+    this.documentChanging();
     if (!playable) {
       timeline.render = null;
+      timeline.peaks = null;
       timeline.spectrum = null;
       timeline.renderNote = hasDocument ? "the document has errors: not rendered (see Problems)" : "no document";
       timeline.invalidate();
@@ -48,18 +71,19 @@ export class RenderPipeline {
     const editStart = metrics.editStart;
     try {
       const fetched = performance.now();
-      const bytes = await this.api.render({ channels: "L,R,H" }, abort.signal);
+      const range = timeline.peakRange();
+      const reply = await this.api.peaks({ channels: "L,R,H", ...range }, abort.signal);
       if (sequence !== this.sequence) return;
-      const decoding = performance.now();
-      const wav = decodeWav(bytes);
-      if (metrics.phases) Object.assign(metrics.phases, { render: decoding - fetched, decode: performance.now() - decoding, bytes: bytes.byteLength });
-      const [L, R, H] = wav.channels;
-      const render = { sampleRate: wav.sampleRate, channels: { L, R, H }, seconds: wav.frames / wav.sampleRate };
-      timeline.render = render;
+      const [L, R, H] = reply.peaks.map((values) => Float32Array.from(values));
+      timeline.peaks = {
+        start: reply.start, secondsPerColumn: (reply.end - reply.start) / reply.columns,
+        seconds: reply.frames / reply.sampleRate, channels: { L, R, H },
+      };
+      timeline.render = null;
       timeline.spectrum = null;
       if (fit) timeline.fit();
       timeline.invalidate();
-      this.transport.setRender(render);
+      if (metrics.phases) metrics.phases.peaks = performance.now() - fetched;
       metrics.renders += 1;
       requestAnimationFrame(() => requestAnimationFrame(() => {
         // Two frames: the one that drew the waveform has been presented.
@@ -68,15 +92,45 @@ export class RenderPipeline {
           metrics.editStart = undefined;
         }
         if (metrics.firstDraw === null) metrics.firstDraw = performance.now();
+        if (sequence === this.sequence) this.loadWhole(sequence, abort.signal);
       }));
+    } catch (error) {
+      this.failed(error);
+    }
+  }
+
+  /** The whole render of request `sequence` (GET /api/render): drawn when zoomed in, auditioned, analysed. */
+  async loadWhole(sequence, signal) {
+    const { timeline, metrics } = this;
+    try {
+      const fetched = performance.now();
+      const bytes = await this.api.render({ channels: "L,R,H" }, signal);
+      if (sequence !== this.sequence) return;
+      const decoding = performance.now();
+      const wav = decodeWav(bytes);
+      if (metrics.phases) Object.assign(metrics.phases, { render: decoding - fetched, decode: performance.now() - decoding, bytes: bytes.byteLength });
+      const [L, R, H] = wav.channels;
+      const render = { sampleRate: wav.sampleRate, channels: { L, R, H }, seconds: wav.frames / wav.sampleRate };
+      timeline.render = render;
+      timeline.invalidate();
+      this.transport.setRender(render);
+      metrics.wholeRenders += 1;
       const mono = new Float32Array(L.length);
       for (let i = 0; i < mono.length; i++) mono[i] = (L[i] + (R ?? L)[i]) * 0.5;
+      this.spectrogramPending = true;
       this.worker.postMessage({ sequence, samples: mono, sampleRate: wav.sampleRate }, [mono.buffer]);
     } catch (error) {
-      if (error.name === "AbortError") return;
-      timeline.render = null;
-      timeline.renderNote = `not rendered: ${error.message}`;
-      timeline.invalidate();
+      this.failed(error);
     }
+  }
+
+  /** Shows why there is no render (an aborted request is no failure: a newer one replaced it). */
+  failed(error) {
+    if (error.name === "AbortError") return;
+    const { timeline } = this;
+    timeline.render = null;
+    timeline.peaks = null;
+    timeline.renderNote = `not rendered: ${error.message}`;
+    timeline.invalidate();
   }
 }

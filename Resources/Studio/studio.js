@@ -3,7 +3,7 @@
 // the engine's render and diagnostics, and wires the keyboard. See docs/studio.md and docs/studio-api.md.
 
 import { StudioApi, ApiError } from "./api.js";
-import { decodeWav } from "./wav.js";
+import { loadSounds } from "./sounds.js";
 import * as model from "./model.js";
 import { Timeline } from "./timeline.js";
 import { Inspector } from "./inspector.js";
@@ -25,11 +25,11 @@ const api = new StudioApi(token);
 const state = {
   file: null, format: "ahap", text: "", doc: null, items: [], revision: 0, playable: false,
   diagnostics: [], byEntry: new Map(), selection: new Set(), selectedPoint: null,
-  status: null, files: [], ownRequests: 0, deferredEvent: null, putChain: Promise.resolve(),
+  status: null, files: [], ownRequests: 0, deferredEvent: null, putChain: Promise.resolve(), putsUnderWay: 0,
   audioFiles: new Map(), nudgeTimer: null,
 };
 /** Timings the benchmark and the browser tests read. */
-const metrics = { editToWave: [], renders: 0, loadStart: performance.timeOrigin, firstDraw: null };
+const metrics = { editToWave: [], renders: 0, wholeRenders: 0, spectrograms: 0, loadStart: performance.timeOrigin, firstDraw: null };
 window.studio = { state, metrics, api };
 
 function toast(message, error = false) {
@@ -154,17 +154,24 @@ function edit(doc, final) {
 /** A finished edit: becomes the document text and one PUT (one undo step on the server). */
 function commit(doc) {
   metrics.editStart = performance.now();
+  renderer.documentChanging();
   const text = model.formatAHAP(doc);
   state.doc = doc;
+  putText(text);  // first: the server checks and renders it while the page redraws
   adoptText(text);
-  putText(text);
 }
 
-/** Sends `text` to the server (in order), then shows its diagnostics and the new render. */
+/**
+ * Sends `text` to the server, then shows its diagnostics and the new render. In order: at once when no PUT is
+ * under way, else after the one before.
+ */
 function putText(text) {
+  const send = () => own(api.putPattern(text));
+  const sent = state.putsUnderWay === 0 ? send() : null;
+  state.putsUnderWay += 1;
   state.putChain = state.putChain.then(async () => {
     try {
-      const reply = await own(api.putPattern(text));
+      const reply = await (sent ?? send());
       metrics.phases = { put: performance.now() - (metrics.editStart ?? performance.now()) };
       if (text !== state.text) return;  // a newer edit follows
       state.revision = reply.revision;
@@ -174,6 +181,8 @@ function putText(text) {
       refreshStatus();
     } catch (error) {
       fail(error);
+    } finally {
+      state.putsUnderWay -= 1;
     }
   });
 }
@@ -187,25 +196,12 @@ async function afterServerChange(reply) {
   adoptText(text);
   if (reply?.diagnostics) setDiagnostics(reply.diagnostics);
   else {
-    const check = await currentDiagnostics(text, revision);
-    if (check) { state.playable = check.playable; setDiagnostics(check.diagnostics); }
+    const check = await api.json("GET", "/api/diagnostics");
+    state.playable = check.playable;
+    setDiagnostics(check.diagnostics);
   }
   requestRender();
   refreshStatus();
-}
-
-/**
- * The diagnostics of the server's document (`GET /api/diagnostics`). A server without that endpoint is asked
- * with a PUT of the same text (an equal body changes nothing), only while the revision is still the one read.
- */
-async function currentDiagnostics(text, revision) {
-  try {
-    return await api.json("GET", "/api/diagnostics");
-  } catch (error) {
-    if (error.status !== 404) throw error;
-  }
-  if ((await api.status()).revision !== revision) return null;
-  return api.putPattern(text);
 }
 
 async function undo() {
@@ -247,20 +243,7 @@ function patternFolder() {
 }
 
 /** Loads the sound of every AudioCustom event once (for its lane's waveform and length). */
-function loadAudioFiles() {
-  for (const item of state.items) {
-    if (item.type !== "AudioCustom" || !item.path || state.audioFiles.has(item.path)) continue;
-    state.audioFiles.set(item.path, { loading: true });
-    api.file(patternFolder() + item.path).then((bytes) => {
-      const wav = decodeWav(bytes);
-      const samples = new Float32Array(wav.frames);
-      for (const channel of wav.channels) for (let i = 0; i < wav.frames; i++) samples[i] += channel[i] / wav.channels.length;
-      state.audioFiles.set(item.path, { samples, sampleRate: wav.sampleRate, seconds: wav.frames / wav.sampleRate });
-    }).catch((error) => {
-      state.audioFiles.set(item.path, { error: error.message });
-    }).finally(redraw);
-  }
-}
+function loadAudioFiles() { loadSounds(api, state.items, patternFolder(), state.audioFiles, redraw); }
 
 // --- editing helpers ------------------------------------------------------------------------------------
 

@@ -4,6 +4,7 @@
 // it never changes the document itself. Redraws are coalesced to one per animation frame.
 
 import { controlRange } from "./model.js";
+import { columnPeaks, regroupPeaks } from "./wav.js";
 import { GUTTER, RIGHT, drawLoopStrip, drawRuler, drawEventLane, drawCurveLane, drawEffective, drawWave, drawSpectrogram } from "./lanes.js";
 
 const EVENT_LANES = [
@@ -32,7 +33,9 @@ export class Timeline {
     this.actions = actions;
     this.items = [];
     this.duration = 1;
-    this.render = null;           // {sampleRate, channels: {L, R, H}}
+    this.render = null;           // {sampleRate, channels: {L, R, H}, seconds}: the whole render (GET /api/render)
+    this.peaks = null;            // {start, secondsPerColumn, seconds, channels: {L, R, H}}: GET /api/peaks, until the whole render
+    this.keptPeaks = new Map();   // channel name → {source, view, peaks}: the last columns drawn of each render channel
     this.spectrum = null;         // {canvas, secondsPerColumn}
     this.audioFiles = new Map();  // path → {samples, sampleRate, seconds} | {error}
     this.diagnostics = new Map(); // entry → "error" | "warning"
@@ -91,7 +94,7 @@ export class Timeline {
 
   /** Shows the whole pattern (and its render's tail). */
   fit() {
-    const end = Math.max(this.duration, this.render ? this.render.seconds : 0, 0.05);
+    const end = Math.max(this.duration, (this.render ?? this.peaks)?.seconds ?? 0, 0.05);
     this.secondsPerPixel = (end * 1.04) / this.plotWidth;
     this.viewStart = -end * 0.01;
     this.invalidate();
@@ -109,6 +112,39 @@ export class Timeline {
   follow(t) {
     const end = this.t(GUTTER + this.plotWidth);
     if (t > end || t < this.viewStart) { this.viewStart = t - this.plotWidth * this.secondsPerPixel * 0.1; this.invalidate(); }
+  }
+
+  /**
+   * The columns of the render lanes on screen, for GET /api/peaks: from the first whole column at or after
+   * time 0 to the right edge, so that each column asked for is one column drawn.
+   */
+  peakRange() {
+    const columns = Math.ceil(this.plotWidth + RIGHT);
+    const skipped = Math.max(0, Math.ceil(-this.viewStart / this.secondsPerPixel - 1e-9));
+    const start = this.viewStart + skipped * this.secondsPerPixel;
+    const count = Math.max(1, columns - skipped);
+    return { start, end: start + count * this.secondsPerPixel, columns: count };
+  }
+
+  /**
+   * Least and greatest value of each of `columns` screen columns from the left edge of the plot, of render
+   * channel `name` (L, R or H): from the whole render when it is here, else from its peaks; null without either.
+   */
+  viewPeaks(name, columns) {
+    const source = this.render ?? this.peaks;
+    const view = `${name} ${this.viewStart} ${this.secondsPerPixel} ${columns}`;
+    // An edit redraws every lane; the render it changes is still the old one until the new one comes.
+    const kept = this.keptPeaks.get(name);
+    if (kept?.source === source && kept.view === view) return kept.peaks;
+    let peaks = null;
+    if (this.render) {
+      const samples = this.render.channels[name];
+      if (samples) peaks = columnPeaks(samples, this.render.sampleRate, this.viewStart, this.secondsPerPixel, columns);
+    } else if (this.peaks?.channels[name]) {
+      peaks = regroupPeaks(this.peaks.channels[name], this.peaks.start, this.peaks.secondsPerColumn, this.viewStart, this.secondsPerPixel, columns);
+    }
+    this.keptPeaks.set(name, { source, view, peaks });
+    return peaks;
   }
 
   /** Schedules a full redraw (data, view or selection changed). */
@@ -272,8 +308,8 @@ export class Timeline {
       case "loop": return drawLoopStrip(this, lane);
       case "ruler": return drawRuler(this, lane, ticks);
       case "effective": return drawEffective(this, lane);
-      case "haptic": return drawWave(this, lane, this.render?.channels.H ? [[this.render.channels.H, "--haptic-wave"]] : null);
-      case "audio": return drawWave(this, lane, this.render ? [[this.render.channels.L, "--audio-wave"], [this.render.channels.R, "--audio-tone"]].filter((p) => p[0]) : null);
+      case "haptic": return drawWave(this, lane, [["H", "--haptic-wave"]]);
+      case "audio": return drawWave(this, lane, [["L", "--audio-wave"], ["R", "--audio-tone"]]);
       case "spectrogram": return drawSpectrogram(this, lane);
       default:
         if (lane.kind === "curve") return drawCurveLane(this, lane);

@@ -116,3 +116,27 @@ export function columnPeaks(samples, sampleRate, start, secondsPerColumn, column
   }
   return peaks;
 }
+
+/**
+ * Peaks of `columns` columns of `secondsPerColumn` from `start`, made from coarser or shifted peaks (min, max
+ * pairs of columns of `sourceWidth` seconds from `sourceStart`): each column takes the extremes of the source
+ * columns it overlaps (0 where there are none). Equal spacing and aligned starts give the source back.
+ * @returns {Float32Array} 2 × columns values: min, max, …
+ */
+export function regroupPeaks(source, sourceStart, sourceWidth, start, secondsPerColumn, columns) {
+  const peaks = new Float32Array(columns * 2);
+  const count = source.length / 2;
+  for (let column = 0; column < columns; column++) {
+    const from = Math.max(0, Math.floor((start + column * secondsPerColumn - sourceStart) / sourceWidth + 1e-6));
+    const to = Math.min(count, Math.ceil((start + (column + 1) * secondsPerColumn - sourceStart) / sourceWidth - 1e-6));
+    let low = 0;
+    let high = 0;
+    for (let i = from; i < to; i++) {
+      if (source[i * 2] < low) low = source[i * 2];
+      if (source[i * 2 + 1] > high) high = source[i * 2 + 1];
+    }
+    peaks[column * 2] = low;
+    peaks[column * 2 + 1] = high;
+  }
+  return peaks;
+}

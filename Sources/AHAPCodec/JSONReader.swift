@@ -265,7 +265,8 @@ struct JSONParser {
     /// After an object member or array element: consumes `,` (noting a trailing comma before the closing
     /// bracket) or the closing bracket. Returns true when the container is closed.
     mutating func endOfItem(closedBy close: UInt8, after item: String) throws(JSONSyntaxError) -> Bool {
-        let expected = "expected ',' or '\(Character(UnicodeScalar(close)))' after \(item)"
+        // Built only for a message: building it for every item was a tenth of decoding a large pattern.
+        var expected: String { "expected ',' or '\(Character(UnicodeScalar(close)))' after \(item)" }
         skipWhitespace()
         guard index < bytes.count else { throw fail("unexpected end of input; \(expected)", at: index) }
         if bytes[index] == UInt8(ascii: ",") {

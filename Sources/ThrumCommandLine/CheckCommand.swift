@@ -106,8 +106,15 @@ func checkFile(_ argument: String, limits: PatternLimits, arguments: ParsedArgum
 func checkDiagnostics(
     _ data: Data, argument: String, limits: PatternLimits, arguments: ParsedArguments, mode: HapticValidationMode
 ) throws -> [Diagnostic] {
+    let decoded = PatternInput.decode(data, name: PatternInput.displayName(argument), mode: mode)
+    return try checkDiagnostics(decoded, argument: argument, limits: limits, arguments: arguments)
+}
+
+/// The findings of ``checkDiagnostics(_:argument:limits:arguments:mode:)`` for a file already decoded.
+func checkDiagnostics(
+    _ decoded: LoadedPattern, argument: String, limits: PatternLimits, arguments: ParsedArguments
+) throws -> [Diagnostic] {
     let name = PatternInput.displayName(argument)
-    let decoded = PatternInput.decode(data, name: name, mode: mode)
     guard let pattern = decoded.pattern, !decoded.diagnostics.contains(where: { $0.severity == .error }) else {
         return decoded.diagnostics
     }

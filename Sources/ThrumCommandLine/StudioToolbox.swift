@@ -21,14 +21,17 @@ struct CommandLineStudioToolbox: StudioToolbox {
         }
     }
 
-    func check(_ text: Data, path: String, root: String) -> [Diagnostic] {
+    func check(_ text: Data, path: String, root: String) -> StudioCheck {
+        let decoded = PatternInput.decode(text, name: PatternInput.displayName(path))
+        let diagnostics: [Diagnostic]
         do {
             let arguments = try ParsedArguments.parse(["--resources", root, path], for: checkCommand.spec)
-            return try checkDiagnostics(text, argument: path, limits: PatternLimits(), arguments: arguments, mode: .legacyCompatibility)
+            diagnostics = try checkDiagnostics(decoded, argument: path, limits: PatternLimits(), arguments: arguments)
         } catch {
             let message = (error as? UsageError)?.message ?? (error as? CommandFailure)?.message ?? "\(error)"
-            return [Diagnostic(.error, file: path, path: "", message: message)]
+            diagnostics = [Diagnostic(.error, file: path, path: "", message: message)]
         }
+        return StudioCheck(diagnostics: diagnostics, pattern: decoded.pattern, sourcePaths: decoded.sourcePaths)
     }
 
     func playOptions(_ settings: StudioSettings, root: String) throws -> CHHapticEngine.Options {
@@ -49,11 +52,10 @@ struct CommandLineStudioToolbox: StudioToolbox {
 
     func render(
         _ patterns: [PatternData], folder: String, root: String, channels: String?, sampleRate: String?, profile: String?
-    ) throws -> Data {
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-studio-\(UUID().uuidString).wav").path
-        defer { unlink(temporary) }
+    ) throws -> StudioRender {
         do {
-            var words = ["--resources", root, "-o", temporary]
+            let output = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-studio.wav").path
+            var words = ["--resources", root, "-o", output]
             if let channels { words += ["--channels", channels] }
             if let sampleRate { words += ["--sample-rate", sampleRate] }
             if let profile { words += ["--profile", profile] }
@@ -70,23 +72,39 @@ struct CommandLineStudioToolbox: StudioToolbox {
                     target: PatternTarget(name), pattern: CHHapticPattern(data: pattern, sourceFolder: folder), path: name)
             }
             let render = try OfflineRender(loaded, options: options, transport: nil)
+            let channelCount = options.channelMap.channelCount
+            let expectedFrames = Int(longest * options.sampleRate)
+            var samples: [Float] = []
+            samples.reserveCapacity(expectedFrames * channelCount)
+            _ = try render.run(limit: nil) { samples.append(contentsOf: $0) }
+            return StudioRender(
+                samples: samples, channelCount: channelCount, sampleRate: Int(options.sampleRate), expectedFrames: expectedFrames)
+        } catch {
+            throw Self.refusal(error)
+        }
+    }
+
+    func wav(_ render: StudioRender) throws -> Data {
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-studio-\(UUID().uuidString).wav").path
+        defer { unlink(temporary) }
+        do throws(AudioResourceError) {
             let writer = try AudioFileWriter(
-                path: temporary, sampleRate: Int(options.sampleRate), channelCount: options.channelMap.channelCount,
-                sampleFormat: .float, expectedFrames: Int(longest * options.sampleRate))
-            do {
-                _ = try render.run(limit: nil) { try writer.write($0) }
+                path: temporary, sampleRate: render.sampleRate, channelCount: render.channelCount, sampleFormat: .float,
+                expectedFrames: render.expectedFrames)
+            do throws(AudioResourceError) {
+                try writer.write(render.samples)
                 try writer.close()
             } catch {
                 writer.discard()
                 throw error
             }
-            guard let data = FileManager.default.contents(atPath: temporary) else {
-                throw CommandFailure(.ioError, "the render could not be read back")
-            }
-            return data
         } catch {
-            throw Self.refusal(error)
+            throw HTTPError(500, "the render could not be written as WAV: \(error)")
         }
+        guard let data = FileManager.default.contents(atPath: temporary) else {
+            throw HTTPError(500, "the render's WAV could not be read back")
+        }
+        return data
     }
 
     func analysisPresets() -> [String: [String: Any]] {

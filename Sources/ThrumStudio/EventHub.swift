@@ -23,6 +23,9 @@ package final class EventHub: @unchecked Sendable {
         lock.withLock { _ = clients.removeValue(forKey: ObjectIdentifier(client)) }
     }
 
+    /// Whether a connection is open (a page is listening).
+    var hasClients: Bool { lock.withLock { !clients.isEmpty } }
+
     /// Sends `message` (a JSON object) to every connection, in order, without waiting.
     func broadcast(_ message: [String: Any]) {
         let text = Self.text(message)

@@ -29,6 +29,11 @@ package final class Studio: HTTPHandler, @unchecked Sendable {
     var watcher: FileWatcher?
     var settings: StudioSettings
     let transport = StudioTransport()
+    /// The last render made or being made, for the requests of the same revision and options (the page asks
+    /// for its peaks, then for its WAV); dropped when the document, the settings or a sound under the root change.
+    var renderJob: RenderJob?
+    /// Where ``renderAhead()`` renders.
+    let renderQueue = DispatchQueue(label: "thrum-studio-render-ahead")
 
     private var ticker: Thread?
     private let running = NSLock()
@@ -157,11 +162,14 @@ package final class Studio: HTTPHandler, @unchecked Sendable {
         ]
     }
 
-    /// Makes `new` the document (an undo step when `recording`), and tells the transport. Under the lock.
+    /// Makes `new` the document (an undo step when `recording`), starts its render for an open page and tells
+    /// the transport. Under the lock.
     func change(to new: StudioDocument, recording: Bool) {
         if recording, let old = document { history.recordEdit(replacing: old.text) }
         document = new
         revision += 1
+        renderJob = nil
+        renderAhead()
         transport.documentChanged(playable(new))
     }
 

@@ -32,15 +32,15 @@ package struct StudioDocument: Sendable {
         self.file = file
         self.format = format
         let checkedName = Self.checkedName(file)
-        let decoded = AHAPDecoder.decode(data: text, file: checkedName)
-        sourcePaths = decoded.sourcePaths
-        let found = toolbox.check(text, path: root.absolute(checkedName), root: root.path).map { diagnostic in
+        let checked = toolbox.check(text, path: root.absolute(checkedName), root: root.path)
+        sourcePaths = checked.sourcePaths
+        let found = checked.diagnostics.map { diagnostic in
             var located = diagnostic
             if located.file == root.absolute(checkedName) { located.file = checkedName }
             return located
         }
         diagnostics = extra + found
-        pattern = diagnostics.contains { $0.severity == .error } ? nil : decoded.pattern
+        pattern = diagnostics.contains { $0.severity == .error } ? nil : checked.pattern
     }
 
     /// The AHAP name the text is checked as: the file's, with `.ahap` for a `.haptic` file.

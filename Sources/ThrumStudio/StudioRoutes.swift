@@ -32,7 +32,8 @@ extension Studio {
         StudioRoute(method: "POST", path: "/api/undo", bodyLimit: StudioLimits.jsonBytes) { studio, _ in try studio.undo(redo: false) },
         StudioRoute(method: "POST", path: "/api/redo", bodyLimit: StudioLimits.jsonBytes) { studio, _ in try studio.undo(redo: true) },
         StudioRoute(method: "POST", path: "/api/transport", bodyLimit: StudioLimits.jsonBytes) { try $0.transport($1) },
-        StudioRoute(method: "GET", path: "/api/render", bodyLimit: 0) { try $0.render($1) },
+        StudioRoute(method: "GET", path: "/api/render", bodyLimit: 0) { try $0.renderWAV($1) },
+        StudioRoute(method: "GET", path: "/api/peaks", bodyLimit: 0) { try $0.peaks($1) },
         StudioRoute(method: "POST", path: "/api/save", bodyLimit: StudioLimits.jsonBytes) { try $0.save($1) },
         StudioRoute(method: "GET", path: "/api/files", bodyLimit: 0) { studio, _ in studio.files() },
         StudioRoute(method: "GET", path: "/api/file", bodyLimit: 0) { try $0.file($1) },
@@ -211,18 +212,6 @@ extension Studio {
         return .json(answer)
     }
 
-    // MARK: render
-
-    func render(_ request: HTTPRequest) throws -> HTTPResponse {
-        let (document, profile) = try lock.withLock { () throws in (try current(), settings.profile) }
-        let export = request.queryValue("export") ?? "ahap"
-        let patterns = try StudioExports.patterns(of: document, export: export)
-        let wav = try toolbox.render(
-            patterns, folder: folder(of: document), root: root.path, channels: request.queryValue("channels") ?? "L,R,H",
-            sampleRate: request.queryValue("sampleRate"), profile: request.queryValue("profile") ?? profile)
-        return HTTPResponse(status: 200, contentType: "audio/wav", body: wav)
-    }
-
     // MARK: files, devices, settings
 
     func files() -> HTTPResponse {
@@ -249,6 +238,7 @@ extension Studio {
             throw HTTPError(409, "'\(path)' exists; add overwrite=1 to replace it", extra: ["conflict": "exists"])
         }
         do throws(AudioResourceError) { try OutputFile.write(request.body, to: target) } catch { throw HTTPError(500, error.description) }
+        lock.withLock { renderJob = nil }
         return HTTPResponse.json(["path": path, "bytes": request.body.count], status: 201)
     }
 
@@ -280,6 +270,7 @@ extension Studio {
         let options = try toolbox.playOptions(new, root: root.path)
         let answer: [String: Any] = lock.withLock {
             settings = new
+            renderJob = nil
             transport.open(options)
             return settingsObject()
         }

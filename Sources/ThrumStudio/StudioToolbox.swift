@@ -38,21 +38,63 @@ package struct StudioAnalysis: @unchecked Sendable {
     }
 }
 
+/// `thrum check`'s reading of a document text: its findings and the pattern it decoded. A value; thread-safe.
+package struct StudioCheck: Sendable {
+    /// The findings, in `thrum check`'s order.
+    package var diagnostics: [Diagnostic]
+    /// The pattern decoded from the text; nil when the text could not be decoded.
+    package var pattern: PatternData?
+    /// Where the text's entries are (for diagnostics and conversion losses).
+    package var sourcePaths: AHAPDecodeResult.SourcePaths
+
+    package init(diagnostics: [Diagnostic], pattern: PatternData?, sourcePaths: AHAPDecodeResult.SourcePaths) {
+        self.diagnostics = diagnostics
+        self.pattern = pattern
+        self.sourcePaths = sourcePaths
+    }
+}
+
+/// An engine render held in memory: the samples `thrum render` writes. A value; thread-safe.
+package struct StudioRender: Sendable {
+    /// Interleaved 32-bit float frames of `channelCount` samples, full scale ±1.
+    package var samples: [Float]
+    /// Channels per frame (≥ 1), in the order of the channel map.
+    package var channelCount: Int
+    /// Frames per second (Hz).
+    package var sampleRate: Int
+    /// The frames `thrum render` announces to its file writer (decides when a WAV becomes RF64).
+    package var expectedFrames: Int
+
+    /// Frames rendered.
+    package var frames: Int { samples.count / channelCount }
+
+    package init(samples: [Float], channelCount: Int, sampleRate: Int, expectedFrames: Int) {
+        self.samples = samples
+        self.channelCount = channelCount
+        self.sampleRate = sampleRate
+        self.expectedFrames = expectedFrames
+    }
+}
+
 /// What the studio borrows from the command line, so that its checks, renders, engine options and analyses
 /// are exactly those of `thrum check`, `thrum render`, `thrum play` and `thrum analyze` (ThrumCommandLine
 /// implements it with the commands' own code). Every method may be called from any thread.
 package protocol StudioToolbox: Sendable {
-    /// `thrum check --resources ROOT PATH`'s findings for `text` read as the AHAP file at `path` (absolute).
-    func check(_ text: Data, path: String, root: String) -> [Diagnostic]
+    /// `thrum check --resources ROOT PATH`'s findings for `text` read as the AHAP file at `path` (absolute),
+    /// with the pattern it decoded (the text is decoded once).
+    func check(_ text: Data, path: String, root: String) -> StudioCheck
     /// The engine options of `thrum play --device … --channels … --profile … --resources ROOT`.
     /// - Throws: 400 for a bad channel map or profile.
     func playOptions(_ settings: StudioSettings, root: String) throws -> CHHapticEngine.Options
-    /// A 32-bit float WAV: `thrum render` of `patterns` (played together, as files in `folder`) with
-    /// `--channels`, `--sample-rate`, `--profile` and `--resources ROOT` (nil: the option is not given).
+    /// The samples of `thrum render` of `patterns` (played together, as files in `folder`) with `--channels`,
+    /// `--sample-rate`, `--profile` and `--resources ROOT` (nil: the option is not given), in memory.
     /// - Throws: 400 for bad options, 422 for a render that fails or would last over 600 s.
     func render(
         _ patterns: [PatternData], folder: String, root: String, channels: String?, sampleRate: String?, profile: String?
-    ) throws -> Data
+    ) throws -> StudioRender
+    /// `render` as the 32-bit float WAV file `thrum render` writes, byte for byte.
+    /// - Throws: 500 when the file cannot be written or read back.
+    func wav(_ render: StudioRender) throws -> Data
     /// The presets of `thrum analyze --preset`, by name, as settings objects.
     func analysisPresets() -> [String: [String: Any]]
     /// `thrum analyze` of the sound at `path` (absolute) with `preset` and `settings` over it.

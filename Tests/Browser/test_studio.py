@@ -31,7 +31,8 @@ def open_pattern(driver, name, rendered=True):
     driver.find_element(By.ID, "open-button").click()
     wait_for(lambda: driver.execute_script("return window.studio.state.file") == name, message=f"{name} to open")
     if rendered:
-        wait_for(lambda: driver.execute_script("return window.studio.metrics.renders") >= 1, message="the render")
+        wait_for(lambda: driver.execute_script("return window.studio.metrics.renders") >= 1, message="the render's peaks")
+        wait_for(lambda: driver.execute_script("return window.studio.metrics.wholeRenders") >= 1, message="the whole render")
 
 
 def press(driver, *keys):
@@ -142,6 +143,31 @@ def test_an_intensity_edit_reaches_the_server_and_undo_restores_it(studio, brows
     wait_for(lambda: event_parameter(studio.pattern(), 1, "HapticIntensity") == original, message="Ctrl+Z to restore it")
     chord(browser, [Keys.CONTROL, Keys.SHIFT], "z")
     wait_for(lambda: event_parameter(studio.pattern(), 1, "HapticIntensity") == 0.3, message="Ctrl+Shift+Z to redo it")
+
+
+def test_an_edit_redraws_the_engine_waveform_where_the_edit_is(studio, browser, root):
+    transients = [{"Event": {"Time": t, "EventType": "HapticTransient", "EventParameters": [
+        {"ParameterID": "HapticIntensity", "ParameterValue": 0.3}, {"ParameterID": "HapticSharpness", "ParameterValue": 0.5}]}}
+        for t in (0.2, 1.0, 1.8)]
+    (root / "three.ahap").write_text(json.dumps({"Version": 1, "Pattern": transients}, indent=2))
+    load(browser, studio)
+    open_pattern(browser, "three.ahap")
+    Select(browser.find_element(By.ID, "entry-select")).select_by_index(1)
+    time.sleep(0.3)
+    lane = browser.execute_script("const l = window.studio.timeline.lanes().find(l => l.key === 'haptic'); return [Math.ceil(l.y), Math.floor(l.y + l.height)]")
+    left, top, right = canvas_box(browser)[:3]
+    x = lambda t: left + round(browser.execute_script("return window.studio.timeline.x(arguments[0])", t))
+    columns = lambda rows: [tuple(png.pixels(rows, c, top + lane[0] + 2, c + 1, top + lane[1] - 2)) for c in range(x(0), right)]
+    before = columns(png.decode(browser.get_screenshot_as_png())[2])
+    renders = browser.execute_script("return window.studio.metrics.renders")
+    type_into(browser.find_element(By.CSS_SELECTOR, "input[aria-label='Intensity value']"), "1")
+    wait_for(lambda: event_parameter(studio.pattern(), 1, "HapticIntensity") == 1, message="the edit to reach the server")
+    wait_for(lambda: browser.execute_script("return window.studio.metrics.renders") > renders, message="the new render")
+    time.sleep(0.3)
+    after = columns(png.decode(browser.get_screenshot_as_png())[2])
+    changed = [x(0) + n for n, (a, b) in enumerate(zip(before, after)) if a != b]
+    assert len(changed) >= 2, "the haptic waveform was not redrawn after the edit"
+    assert x(1.0) - 2 <= min(changed) and max(changed) < x(1.8) - 2, f"pixels changed away from the edit at 1.0 s: {changed}"
 
 
 def test_save_writes_a_file_thrum_check_passes(studio, browser, root):

@@ -1,0 +1,163 @@
+import Foundation
+
+/// One render of one revision with one set of options, made once for every request that asks for it: the
+/// first asker makes it, later ones (the page's peaks, then its WAV) wait for it or take it made.
+/// Thread-safe.
+final class RenderJob: @unchecked Sendable {
+    /// What makes two requests ask for the same samples.
+    struct Key: Equatable, Sendable {
+        var revision: Int
+        var export: String
+        var channels: String
+        var sampleRate: String?
+        var profile: String?
+    }
+
+    let key: Key
+    private let finished = NSCondition()
+    private var outcome: Result<StudioRender, any Error>?
+
+    init(key: Key) { self.key = key }
+
+    /// Records the render (or why there is none) and wakes those waiting for it.
+    func finish(_ result: Result<StudioRender, any Error>) {
+        finished.withLock {
+            outcome = result
+            finished.broadcast()
+        }
+    }
+
+    /// The render, once made (waits for it).
+    /// - Throws: the refusal the render met.
+    func render() throws -> StudioRender {
+        let result = finished.withLock {
+            while outcome == nil { finished.wait() }
+            return outcome!
+        }
+        return try result.get()
+    }
+}
+
+extension Studio {
+    /// Most columns `GET /api/peaks` computes (a screen several times wider than 4K).
+    static let maxPeakColumns = 20_000
+
+    /// `GET /api/render`: the render as the WAV file `thrum render` writes.
+    func renderWAV(_ request: HTTPRequest) throws -> HTTPResponse {
+        HTTPResponse(status: 200, contentType: "audio/wav", body: try toolbox.wav(try render(request)))
+    }
+
+    /// `GET /api/peaks`: the least and greatest sample of each column of a time range of the render, per channel.
+    func peaks(_ request: HTTPRequest) throws -> HTTPResponse {
+        let start = try Self.seconds(request, "start") ?? 0
+        let requestedEnd = try Self.seconds(request, "end")
+        let columnText = request.queryValue("columns") ?? "1000"
+        guard let columns = Int(columnText), (1...Self.maxPeakColumns).contains(columns) else {
+            throw HTTPError(400, "\"columns\" must be a whole number 1…\(Self.maxPeakColumns), not '\(columnText)'")
+        }
+        if let requestedEnd, requestedEnd <= start { throw HTTPError(400, "\"end\" must be after \"start\"") }
+        let (render, revision) = try self.renderAndRevision(request)
+        let end = requestedEnd ?? max(Double(render.frames) / Double(render.sampleRate), start + 1 / Double(render.sampleRate))
+        var text = "{\"revision\":\(revision),\"sampleRate\":\(render.sampleRate),\"frames\":\(render.frames),"
+        text += "\"start\":\(start),\"end\":\(end),\"columns\":\(columns),\"channels\":\(render.channelCount),\"peaks\":["
+        let peaks = Self.columnPeaks(render, start: start, end: end, columns: columns)
+        for (channel, values) in peaks.enumerated() {
+            text += (channel == 0 ? "[" : ",[") + values.map { "\($0.isFinite ? $0 : 0)" }.joined(separator: ",") + "]"
+        }
+        text += "]}"
+        return HTTPResponse(status: 200, contentType: "application/json; charset=utf-8", body: Data(text.utf8))
+    }
+
+    /// Column n of `columns` over `start…end` seconds covers frames ⌊(start + n·w)·rate⌋ up to, not
+    /// including, ⌊(start + (n + 1)·w)·rate⌋ (at least one frame), w = (end − start) / columns; its values
+    /// are min(0, least sample) and max(0, greatest sample) there (0, 0 past the end). Returns, per channel,
+    /// least, greatest, least, greatest, … (2 × columns values).
+    static func columnPeaks(_ render: StudioRender, start: Double, end: Double, columns: Int) -> [[Float]] {
+        let width = (end - start) / Double(columns)
+        let rate = Double(render.sampleRate)
+        let channels = render.channelCount
+        var peaks = [[Float]](repeating: [Float](repeating: 0, count: columns * 2), count: channels)
+        render.samples.withUnsafeBufferPointer { samples in
+            for column in 0..<columns {
+                let from = Int(((start + Double(column) * width) * rate).rounded(.down))
+                let to = min(max(Int(((start + Double(column + 1) * width) * rate).rounded(.down)), from + 1), render.frames)
+                guard from < to else { continue }
+                // Channel by channel over one column: the column's frames stay in the cache between channels.
+                for channel in 0..<channels {
+                    var least: Float = 0
+                    var greatest: Float = 0
+                    for frame in from..<to {
+                        let value = samples[frame * channels + channel]
+                        least = min(least, value)
+                        greatest = max(greatest, value)
+                    }
+                    peaks[channel][column * 2] = least
+                    peaks[channel][column * 2 + 1] = greatest
+                }
+            }
+        }
+        return peaks
+    }
+
+    /// A time in seconds from the query, 0…86400; nil when not given.
+    static func seconds(_ request: HTTPRequest, _ name: String) throws -> Double? {
+        guard let text = request.queryValue(name) else { return nil }
+        guard let value = Double(text), value.isFinite, (0...86_400).contains(value) else {
+            throw HTTPError(400, "\"\(name)\" must be 0…86400 seconds, not '\(text)'")
+        }
+        return value
+    }
+
+    /// The render the request's `export`, `channels`, `sampleRate` and `profile` ask for, of the current
+    /// document.
+    func render(_ request: HTTPRequest) throws -> StudioRender {
+        try renderAndRevision(request).render
+    }
+
+    /// The render the request asks for and the revision it is of.
+    private func renderAndRevision(_ request: HTTPRequest) throws -> (render: StudioRender, revision: Int) {
+        try sharedRender {
+            RenderJob.Key(
+                revision: revision, export: request.queryValue("export") ?? "ahap",
+                channels: request.queryValue("channels") ?? "L,R,H", sampleRate: request.queryValue("sampleRate"),
+                profile: request.queryValue("profile") ?? settings.profile)
+        }
+    }
+
+    /// The render of the current document with the options of `key` (called under the lock): the one made or
+    /// being made for them when there is one, else a new one (kept for the next request while the document and
+    /// the options stay the same).
+    /// - Throws: 409 when no document is open or it has errors; the render's refusals.
+    private func sharedRender(keyedBy key: () -> RenderJob.Key) throws -> (render: StudioRender, revision: Int) {
+        let (job, document) = try lock.withLock { () throws -> (RenderJob, StudioDocument?) in
+            let key = key()
+            if let job = renderJob, job.key == key { return (job, nil) }
+            let job = RenderJob(key: key)
+            let document = try current()
+            renderJob = job
+            return (job, document)
+        }
+        if let document {
+            let key = job.key
+            job.finish(Result {
+                try toolbox.render(
+                    try StudioExports.patterns(of: document, export: key.export), folder: folder(of: document), root: root.path,
+                    channels: key.channels, sampleRate: key.sampleRate, profile: key.profile)
+            })
+        }
+        return (try job.render(), job.key.revision)
+    }
+
+    /// When a page is open (it asks for the render of every change at once), starts rendering a changed
+    /// document as the page asks for it (`L,R,H`, the default rate, the studio's profile) while the page is
+    /// still reading the answer to the change. One at a time: a render queued behind a newer change renders
+    /// the newest revision (or finds it rendered). Under the lock.
+    func renderAhead() {
+        guard hub.hasClients, document?.isPlayable == true else { return }
+        renderQueue.async { [self] in
+            _ = try? sharedRender {
+                RenderJob.Key(revision: revision, export: "ahap", channels: "L,R,H", sampleRate: nil, profile: settings.profile)
+            }
+        }
+    }
+}
