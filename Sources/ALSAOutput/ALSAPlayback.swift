@@ -100,6 +100,15 @@ package final class ALSAPlayback: Sendable {
     /// frame numbers. See ``DACTimeEstimate``.
     package var dacTimeEstimate: DACTimeEstimate? { shared.dacClock.read() }
 
+    /// Stream frames known to have left the DAC: those before the latest clock reading's frame
+    /// (``DACTimeEstimate/latestFrame``); 0 before the first reading of a start, since until the stream
+    /// runs nothing written has played. A device that never reports a running stream (ALSA's `null`) has no
+    /// reading to wait for: every frame written counts (``framesWritten``).
+    package var framesKnownPlayed: UInt64 {
+        if let estimate = shared.dacClock.read() { return estimate.latestFrame }
+        return shared.dacClock.isClockless ? framesWritten : 0
+    }
+
     /// Underruns (xruns) recovered since `init`, across all starts.
     package var xrunCount: UInt64 { shared.xrunCount.load(ordering: .relaxed) }
 

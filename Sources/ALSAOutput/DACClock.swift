@@ -115,10 +115,11 @@ final class DACClockFit {
 
 /// The latest ``DACTimeEstimate``, published by the playback thread and read from any thread without a
 /// lock (a sequence lock: the writer makes the sequence odd, stores, makes it even; a reader retries
-/// while it is odd or changed under it).
-/// - Important: Thread safety: `publish` from one thread (the playback thread); `read` from any thread.
-///   Real-time safe: yes.
+/// while it is odd or changed under it); and whether the device turned out to have no clock to read.
+/// - Important: Thread safety: `publish` and `markClockless` from one thread (the playback thread); `read`
+///   and `isClockless` from any thread. Real-time safe: yes.
 final class DACClockPublication: Sendable {
+    private let clockless = Atomic<Bool>(false)
     private let sequence = Atomic<UInt64>(0)
     private let anchorFrame = Atomic<UInt64>(0)
     private let anchorTime = Atomic<UInt64>(0)
@@ -141,8 +142,16 @@ final class DACClockPublication: Sendable {
         sequence.store(start &+ 2, ordering: .releasing)
     }
 
-    /// Forgets the estimate (a new start): `read` returns nil until the next `publish`.
+    /// Records that the device takes frames but never reports a running stream (ALSA's `null`): no reading
+    /// will come this start. Playback thread only.
+    func markClockless() { clockless.store(true, ordering: .releasing) }
+
+    /// True once ``markClockless()`` was called since the last ``clear()``.
+    var isClockless: Bool { clockless.load(ordering: .acquiring) }
+
+    /// Forgets the estimate and the clockless mark (a new start): `read` returns nil until the next `publish`.
     func clear() {
+        clockless.store(false, ordering: .relaxed)
         let start = sequence.load(ordering: .relaxed)
         sequence.store(start &+ 1, ordering: .relaxed)
         atomicMemoryFence(ordering: .releasing)
@@ -172,8 +181,21 @@ extension PlaybackWorker {
     /// One clock reading after a period was written: `snd_pcm_status` (non-blocking; the status was
     /// allocated in `init`) while the stream runs. Its timestamp is used when it is a CLOCK_MONOTONIC time
     /// within a second of ours (some plugins leave it 0 or use another clock); else our own, taken just after.
-    func readDACClock() {
-        guard snd_pcm_status(pcm, status) == 0, snd_pcm_status_get_state(status) == SND_PCM_STATE_RUNNING else { return }
+    ///
+    /// `unstartedPeriods` counts the periods written in a row while the stream had not started (PREPARED):
+    /// a device that keeps what it is given starts once its buffer is full (at the start threshold, or by
+    /// the loop's own `snd_pcm_start` for mmap access), so more than a buffer of them means a device that
+    /// never reports a running stream (ALSA's `null`), and the publication is marked clockless.
+    func readDACClock(unstartedPeriods: inout Int) {
+        guard snd_pcm_status(pcm, status) == 0 else { return }
+        let state = snd_pcm_status_get_state(status)
+        if state == SND_PCM_STATE_PREPARED {
+            unstartedPeriods += 1
+            if unstartedPeriods == setup.bufferFrames / max(setup.periodFrames, 1) + 1 { dacClock.markClockless() }
+            return
+        }
+        guard state == SND_PCM_STATE_RUNNING else { return }
+        unstartedPeriods = 0
         let delay = Int64(snd_pcm_status_get_delay(status))
         var stamp = snd_htimestamp_t()
         snd_pcm_status_get_htstamp(status, &stamp)

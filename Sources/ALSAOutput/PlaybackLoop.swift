@@ -43,6 +43,7 @@ extension PlaybackWorker {
         var dropouts = DropoutWatch(rate: setup.sampleRate, bufferFrames: setup.bufferFrames)
         var spin = SpinGuard()
         var deviceWoke = false
+        var unstartedPeriods = 0
 
         while !shared.stopRequested.load(ordering: .acquiring) {
             let stall = shared.stallMilliseconds.exchange(0, ordering: .relaxed)
@@ -83,7 +84,7 @@ extension PlaybackWorker {
                     pendingFrames -= written
                     pendingOffset += written
                     shared.framesWritten.add(UInt64(written), ordering: .relaxed)
-                    if pendingFrames == 0 { readDACClock() }
+                    if pendingFrames == 0 { readDACClock(unstartedPeriods: &unstartedPeriods) }
                     continue
                 }
                 if written < 0 && written != -Int(EAGAIN) {

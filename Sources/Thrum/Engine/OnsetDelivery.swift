@@ -43,9 +43,11 @@ public enum ThrumClock {
 /// order, on a thread of its own (live) or on the `renderOffline` caller's thread (offline).
 ///
 /// Live, an onset is held until the DAC clock says its frame has left the DAC (its time is then
-/// interpolated between readings, not extrapolated); when the run ends, the rest are delivered with the
+/// interpolated between readings, not extrapolated; before the first reading of a start nothing has, so
+/// the first onsets wait for the stream to run); when the run ends, the rest are delivered with the
 /// last estimate, except those the device never played (a stop without draining drops the buffer). A
-/// device that never reports a running stream (ALSA's `null`) gets its onsets once written, with no DAC time.
+/// device that never reports a running stream (ALSA's `null`) gets its onsets once written, with no DAC time
+/// (``ALSAPlayback/framesKnownPlayed``).
 /// Which player an instance belongs to is recorded at its start (`instanceStarted`) and forgotten once its
 /// end is known and its onsets are taken (`instanceEnded`).
 /// - Important: Thread safety: any thread; the delivery thread alone pops the ring (offline: the caller of
@@ -98,7 +100,7 @@ final class OnsetDelivery: @unchecked Sendable {
             threadID.store(UInt(pthread_self()), ordering: .releasing)
             while running.load(ordering: .acquiring) {
                 take()
-                deliver(playedUntil: playback?.dacTimeEstimate?.latestFrame ?? playback?.framesWritten ?? 0)
+                deliver(playedUntil: playback?.framesKnownPlayed ?? 0)
                 Thread.sleep(forTimeInterval: 0.002)
             }
             exited.signal()
@@ -114,7 +116,7 @@ final class OnsetDelivery: @unchecked Sendable {
         exited.wait()
         take()
         guard let estimate = playback?.dacTimeEstimate else {
-            deliver(playedUntil: drained ? .max : playback?.framesWritten ?? 0)
+            deliver(playedUntil: drained ? .max : playback?.framesKnownPlayed ?? 0)
             return
         }
         let played = drained ? UInt64.max : UInt64(max(0, estimate.frame(atTime: stopTime).rounded(.down)))
