@@ -65,11 +65,15 @@ package final class ALSAPlayback: Sendable {
     ///   The corresponding ALSA functions are `snd_pcm_open`/`snd_pcm_open_lconf`, `snd_pcm_hw_params`
     ///   and `snd_pcm_sw_params`.
     package init(configuration: ALSADeviceConfiguration) throws(ALSAError) {
-        // Plugin threads made while the device opens inherit the render thread's priority (see the function).
-        let device = try withInheritedRealtimePriority(configuration.realtimePriority) { () throws(ALSAError) in
+        let server = ALSASoundServer.behind(configuration.source)
+        // libpulse's mainloop thread, started while the device opens, carries every period to the server and
+        // takes the scheduling of the thread that starts it, so it gets the render thread's priority. libjack
+        // and PipeWire give their data threads a priority of their own (below the server's); their helper
+        // threads stay as they are.
+        let inherited = server == .pulseAudio ? configuration.realtimePriority : nil
+        let device = try withInheritedRealtimePriority(inherited) { () throws(ALSAError) in
             try PCMDevice(configuration: configuration)
         }
-        let server = ALSASoundServer.behind(configuration.source)
         setup = device.setup
         deviceName = device.name
         soundServer = server

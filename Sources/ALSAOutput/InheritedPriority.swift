@@ -2,11 +2,10 @@ import CALSA
 import Glibc
 
 /// Runs `body` with the calling thread at SCHED_FIFO `priority`, then gives the thread its own scheduling
-/// back. ALSA's sound-server plugins start threads of their own while a device opens (libpulse's
-/// `threaded-ml` mainloop, PipeWire's thread loop), and those threads carry every period to the server;
-/// a new thread inherits the scheduling of the thread that creates it, so they run at the render thread's
-/// priority, as they do for any program started under `chrt -f`. Without permission for SCHED_FIFO, or
-/// with `priority` nil, `body` runs as the thread is.
+/// back. ALSA's `pulse` plugin starts libpulse's `threaded-ml` mainloop while a device opens, and that
+/// thread carries every period to the server; a new thread inherits the scheduling of the thread that
+/// creates it, so it runs at the render thread's priority, as it does for any program started under
+/// `chrt -f`. Without permission for SCHED_FIFO, or with `priority` nil, `body` runs as the thread is.
 /// - Important: The calling thread runs at real-time priority for as long as `body` runs: keep it short
 ///   (opening and configuring a device).
 func withInheritedRealtimePriority<T>(_ priority: Int32?, _ body: () throws(ALSAError) -> T) throws(ALSAError) -> T {
