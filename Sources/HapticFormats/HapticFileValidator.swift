@@ -105,6 +105,10 @@ package enum HapticFileValidator {
                 error(
                     "frequency breakpoints out of order: time \(point.time) after \(previous)",
                     suggestion: "sort the breakpoints by time", at: HapticPaths.frequency(index, "time"))
+            } else if point.time > maxDuration {
+                error(
+                    "frequency breakpoint at \(point.time) s; Thrum reads effects of at most \(Int(maxDuration)) s",
+                    suggestion: "remove it or move it into the envelope", at: HapticPaths.frequency(index, "time"))
             } else if file.amplitude.count >= 2 && (point.time > last || point.time < first) {
                 let place = point.time > last ? "envelope ends \(last)" : "envelope starts \(first)"
                 let message = "frequency breakpoint outside the amplitude envelope: time \(point.time), \(place)"

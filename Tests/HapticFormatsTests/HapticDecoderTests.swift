@@ -60,6 +60,25 @@ struct HapticDecoderTests {
         #expect(range.message.hasPrefix("emphasis frequency out of range: time 1.0, frequency 2.0"))
     }
 
+    /// Legacy mode accepts a frequency breakpoint past the envelope (a warning), but not past the longest
+    /// effect Thrum reads (3600 s): such a time cannot be played or exported (found by the .haptic fuzzer,
+    /// whose AHAP export of a 4.4e127 s breakpoint was refused by the AHAP checker).
+    @Test func frequencyBreakpointPastTheLongestEffectIsAnErrorInLegacyMode() throws {
+        let text = document(
+            amplitude: "[{\"time\": 0, \"amplitude\": 0.5}, {\"time\": 1, \"amplitude\": 0.5}]",
+            frequency: "[{\"time\": 0, \"frequency\": 0.5}, {\"time\": 4e127, \"frequency\": 0.5}]")
+        let result = HapticFileDecoder.decode(text: text, file: "far.haptic", mode: .legacyCompatibility)
+        #expect(result.file == nil)
+        let error = try #require(result.errors.first)
+        #expect(error.path == "signals.continuous.envelopes.frequency[1].time")
+        let (line, column) = try position(of: "4e127", in: text)
+        #expect((error.line, error.column) == (line, column))
+        let near = document(
+            amplitude: "[{\"time\": 0, \"amplitude\": 0.5}, {\"time\": 1, \"amplitude\": 0.5}]",
+            frequency: "[{\"time\": 0, \"frequency\": 0.5}, {\"time\": 2, \"frequency\": 0.5}]")
+        #expect(HapticFileDecoder.decode(text: near, mode: .legacyCompatibility).file != nil, "past the envelope only: a warning")
+    }
+
     @Test func missingKeysAndUnknownKeys() throws {
         let text = """
             {"version": {"minor": 0}, "signal": {}, "metadata": {"autor": "x", "tags": ["a", 3]}}
