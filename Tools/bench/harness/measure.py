@@ -88,3 +88,15 @@ def interleave(runs: int, sides: dict[str, Callable[[], None]]) -> None:
         shift = index % len(names)
         for name in names[shift:] + names[:shift]:
             sides[name]()
+
+
+def timed_side(series: Series, name: str, command: list[str], value: Callable[[Run], float] = lambda run: run.wall,
+               env: dict | None = None) -> Callable[[], None]:
+    """One side for `interleave`: runs `command` under `run_timed`, fails naming `name` on a non-zero exit,
+    and adds `value(run)` (default: wall seconds) to `series`."""
+    def go() -> None:
+        run = run_timed(command, env=env)
+        if run.status != 0:
+            raise RuntimeError(f"{name} exited {run.status}: {run.stderr.strip()[-200:]}")
+        series.add(value(run))
+    return go

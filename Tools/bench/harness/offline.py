@@ -9,7 +9,7 @@ import subprocess
 import tempfile
 import time
 
-from measure import Series, interleave, run_timed
+from measure import Series, interleave, run_timed, timed_side
 from report import Figure, Report
 
 PERIOD_US = 256 / 48_000 * 1e6  # one 256-frame period at 48 kHz, µs
@@ -70,17 +70,9 @@ def analysis(report: Report, bins: dict, runs: int) -> None:
         subprocess.run(["sox", "-n", "-r", "48000", "-c", "2", "-b", "16", sound, "synth", "60", "pinknoise",
                         "tremolo", "3", "90", "vol", "0.5"], check=True)
         series = {"thrum": Series(), "sox": Series()}
-
-        def side(name, command):
-            def go():
-                run = run_timed(command)
-                if run.status != 0:
-                    raise RuntimeError(f"{name} exited {run.status}: {run.stderr.strip()[-200:]}")
-                series[name].add(run.wall)
-            return go
-
-        interleave(runs, {"thrum": side("thrum", [bins["thrum"], "analyze", sound, "-o", os.path.join(folder, "out.ahap")]),
-                          "sox": side("sox", ["sox", sound, "-n", "stats"])})
+        interleave(runs, {
+            "thrum": timed_side(series["thrum"], "thrum", [bins["thrum"], "analyze", sound, "-o", os.path.join(folder, "out.ahap")]),
+            "sox": timed_side(series["sox"], "sox", ["sox", sound, "-n", "stats"])})
         speed = 60 / series["thrum"].median
         report.add(Figure("analyse 60 s of 48 kHz 16-bit stereo (pink noise, 3 Hz tremolo): `thrum analyze -o OUT.ahap` / `sox FILE -n stats`, wall time per process",
                           f"{series['thrum'].text('s', 3)} / {series['sox'].text('s', 3)}", how=f"processes interleaved, {runs} runs each"))

@@ -7,7 +7,7 @@ import tempfile
 import threading
 import time
 
-from measure import Series, interleave, run_timed, spawn_wall
+from measure import Series, interleave, spawn_wall, timed_side
 from report import Figure, Report
 
 
@@ -34,12 +34,7 @@ def footprint(report: Report, bins: dict, env: dict, runs: int) -> None:
         card = f"sim_scarlett:DIR={folder}"
 
         def side(name, command):
-            def go():
-                run = run_timed(command, env=env)
-                if run.status != 0:
-                    raise RuntimeError(f"{name} exited {run.status}: {run.stderr.strip()[-200:]}")
-                series[name].add(run.peak_kib / 1024)
-            return go
+            return timed_side(series[name], name, command, value=lambda run: run.peak_kib / 1024, env=env)
 
         interleave(runs, {"thrum play": side("thrum play", [bins["thrum"], "play", "heartbeat", "--device", card]),
                           "aplay": side("aplay", ["aplay", "-q", "-D", card, wav]),
@@ -135,12 +130,7 @@ def server_cpu(report: Report, bins: dict, env: dict, runs: int) -> None:
         series = {"thrum": Series(), "aplay": Series()}
 
         def side(name, command):
-            def go():
-                run = run_timed(command, env=env)
-                if run.status != 0:
-                    raise RuntimeError(f"{name} exited {run.status}: {run.stderr.strip()[-200:]}")
-                series[name].add((run.user + run.system) / 10)
-            return go
+            return timed_side(series[name], name, command, value=lambda run: (run.user + run.system) / 10, env=env)
 
         interleave(runs, {
             "thrum": side("thrum", [bins["thrum"], "play"] + pattern + ["--device", "pipewire", "--period", "256", "--periods", "4"]),
