@@ -31,6 +31,7 @@ typedef struct {
     snd_pcm_state_t state_before_suspend;
     uint64_t underruns, suspends, resumes, starts, wakeups;
     int vanished, suspended_once;
+    int closed;                  /* snd_pcm_close reached the plugin: the last stats written say so */
 } simcard_t;
 
 static uint64_t now_ns(void) {
@@ -110,10 +111,10 @@ static void write_stats(const simcard_t *sim) {
         text, sizeof text,
         "format=%s\naccess=%s\nchannels=%u\nrate=%u\nperiod=%lu\nbuffer=%lu\nunderruns=%" PRIu64
         "\nsuspends=%" PRIu64 "\nresumes=%" PRIu64 "\nstarts=%" PRIu64 "\nplayed=%" PRIu64 "\nwakeups=%" PRIu64
-        "\nvanished=%d\n",
+        "\nvanished=%d\nclosed=%d\n",
         snd_pcm_format_name(sim->io.format), snd_pcm_access_name(sim->io.access), sim->io.channels, sim->io.rate,
         (unsigned long)sim->io.period_size, (unsigned long)sim->io.buffer_size, sim->underruns, sim->suspends,
-        sim->resumes, sim->starts, sim->played, sim->wakeups, sim->vanished);
+        sim->resumes, sim->starts, sim->played, sim->wakeups, sim->vanished, sim->closed);
     int fd = open(sim->config.stats_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) return;
     ssize_t n = write(fd, text, (size_t)length);
@@ -370,6 +371,7 @@ static int sim_poll_revents(snd_pcm_ioplug_t *io, struct pollfd *pfd, unsigned i
 
 static int sim_close(snd_pcm_ioplug_t *io) {
     simcard_t *sim = io->private_data;
+    sim->closed = 1;
     write_stats(sim);
     if (sim->capture_fd >= 0) close(sim->capture_fd);
     if (sim->timing_fd >= 0) close(sim->timing_fd);
