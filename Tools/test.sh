@@ -16,11 +16,9 @@
 #   4b. the same with a private headless PipeWire (Tools/pipewire-null-sink.sh; suites *PipeWire*), then
 #      with a private JACK server on its dummy driver (Tools/jack-dummy.sh; suites *JACK*), each server
 #      running only during its own step,
-#   5. runs the engine, render, device and ALSA tests (the simulated-card ones included) again under
-#      ThreadSanitizer (own build folder .build-tsan),
-#   6. runs every test but the real-time ones under AddressSanitizer (.build-asan; XCTest's own leaks
-#      are not ours, so leak detection is off).
-# Set THRUM_SKIP_SANITIZERS=1 to skip steps 5 and 6 while iterating.
+# The sanitizer runs (ThreadSanitizer and AddressSanitizer builds) are Tools/test-sanitizers.sh, which CI
+# runs after this script: they double the time of a run and catch what a change to threading or memory
+# handling breaks, so run them too after such a change.
 # The corpus suites read the shared AHAP corpus at $THRUM_CORPUS, else ../shared/corpus beside the
 # repository, and the .haptic oracle suites Meta's test files at $THRUM_ORACLES, else ../shared/oracles;
 # without them they are skipped. Every skipped test is listed, with its reason, at the end.
@@ -97,10 +95,3 @@ trap 'stop_servers; report_skips' EXIT
 "$root/Tools/jack-dummy.sh" stop
 "$root/Tools/test-libthrum.sh"  # libthrum: install, C test (+ASan), pip install ./python, pytest, examples; own PulseAudio sink
 
-if [[ "${THRUM_SKIP_SANITIZERS:-0}" != "1" ]]; then
-    run_tests swift test --scratch-path "$root/.build-tsan" --sanitize=thread \
-        --filter 'EngineOfflineTests|EngineALSAFileTests|AdvancedPlayerTests|FaultInjectionTests|RenderCoreTests|ALSAOutputHermeticTests|SimulatedCardRealTimeTests|SimulatedCardFaultRealTimeTests|EngineConcurrencyTests|InstanceAddressingTests|HousekeepingWakeUpTests|StopWhileRenderingTests|DeviceConcurrencyTests|MultiActuatorTests|SeamRaceTests' \
-        --no-parallel
-    ASAN_OPTIONS=detect_leaks=0 run_tests swift test --scratch-path "$root/.build-asan" --sanitize=address \
-        --skip "$realtime|$servers"
-fi
