@@ -114,6 +114,8 @@ package final class HTTPServer: @unchecked Sendable {
     private let handler: Unmanaged<HandlerBox>
     /// The port bound (the one chosen by the system when 0 was asked for).
     package let port: Int
+    /// The address `stop()` connects to, to wake civetweb's listener: the host, or loopback for a wildcard.
+    private let wakeHost: String
 
     private final class HandlerBox {
         let handler: any HTTPHandler
@@ -166,16 +168,78 @@ package final class HTTPServer: @unchecked Sendable {
         var ports = [mg_server_port](repeating: mg_server_port(), count: 4)
         let count = mg_get_server_ports(started, Int32(ports.count), &ports)
         self.port = count > 0 ? Int(ports[0].port) : port
+        wakeHost = host == "0.0.0.0" || host.isEmpty ? "127.0.0.1" : host == "::" ? "::1" : host
         let data = box.toOpaque()
         mg_set_request_handler(started, "/", Self.requestCallback, data)
         mg_set_websocket_handler(
             started, webSocketPath, Self.connectCallback, Self.readyCallback, Self.dataCallback, Self.closeCallback, data)
     }
 
-    /// Stops the server: closes every connection and waits for civetweb's threads.
+    /// Stops the server: closes every connection and waits for civetweb's threads (a few milliseconds).
     package func stop() {
-        mg_stop(context)
+        // civetweb's threads see the stop flag only when their poll returns, which without traffic takes up to
+        // 2 s (civetweb's SOCKET_TIMEOUT_QUANTUM): the listener's poll of the listening socket, and a worker's of
+        // an idle keep-alive connection or an open WebSocket. mg_stop runs on a thread of its own while this one,
+        // every 20 ms, connects to the listening socket and shuts down the server's connections to wake them.
+        let stopped = DispatchSemaphore(value: 0)
+        Thread { [self] in
+            mg_stop(context)
+            stopped.signal()
+        }.start()
+        while stopped.wait(timeout: .now() + .milliseconds(20)) == .timedOut {
+            wakeListener()
+            shutDownConnections()
+        }
         handler.release()
+    }
+
+    /// Shuts down (both ways) every connected socket of this process whose local port is the server's: the
+    /// connections civetweb's workers wait on. Their poll returns at once, and civetweb closes them.
+    private func shutDownConnections() {
+        guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return }
+        for descriptor in descriptors.compactMap({ Int32($0) }) {
+            var local = sockaddr_storage()
+            var peer = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            var peerLength = length
+            let isOurs = withUnsafeMutablePointer(to: &local) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) == 0 }
+            } && Self.port(of: local) == port
+            let isConnected = withUnsafeMutablePointer(to: &peer) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(descriptor, $0, &peerLength) == 0 }
+            }
+            if isOurs && isConnected { shutdown(descriptor, Int32(SHUT_RDWR)) }
+        }
+    }
+
+    /// The port of an IPv4 or IPv6 socket address, or nil for another family.
+    private static func port(of address: sockaddr_storage) -> Int? {
+        var copy = address
+        return withUnsafePointer(to: &copy) { pointer in
+            switch Int32(address.ss_family) {
+            case AF_INET: pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
+            case AF_INET6: pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) }
+            default: nil
+            }
+        }
+    }
+
+    /// Opens a connection to the listening socket and closes it again; waits at most 100 ms for the connect.
+    private func wakeListener() {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_NUMERICSERV
+        var found: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(wakeHost, String(port), &hints, &found) == 0, let address = found else { return }
+        defer { freeaddrinfo(address) }
+        let socketType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        let descriptor = socket(address.pointee.ai_family, socketType, 0)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        if connect(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen) != 0 && errno == EINPROGRESS {
+            var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&entry, 1, 100)
+        }
     }
 
     // MARK: civetweb callbacks
