@@ -71,7 +71,7 @@ let studioCommand = Subcommand(
         }
         if !arguments.flag(.noBrowser) { openInBrowser(address) }
         while !interrupt.isSet { usleep(100_000) }
-        studio.shutDown()  // playback stops at once; civetweb then closes its connections (up to a few seconds)
+        studio.shutDown()  // playback stops at once; then the server closes its connections (milliseconds)
         server.stop()
         return .interrupted
     })
