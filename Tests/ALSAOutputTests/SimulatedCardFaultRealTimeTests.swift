@@ -86,7 +86,9 @@ struct SimulatedCardFaultRealTimeTests {
         playback.close()
         #expect(run.stat("suspends") == 1)
         #expect(run.stat("resumes") == 0)
-        #expect(run.stat("starts") == 2)
+        // The first start and the one after the prepare; an underrun's recovery (a stall of the machine) is a
+        // start of its own, which the card counts too.
+        #expect(run.stat("starts") == 2 + run.stat("underruns"))
     }
 
     /// pipewire-alsa before 0.3.85 clears its wake-up only in snd_pcm_poll_descriptors(): a loop that
