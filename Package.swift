@@ -23,10 +23,13 @@ let package = Package(
     targets: [
         // System libraries (C shims).
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
-        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
-        .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
-        // civetweb: HTTP + WebSocket server for Thrum Studio (Debian ships no pkg-config file for it).
-        .systemLibrary(name: "CCivetWeb", providers: [.apt(["libcivetweb-dev"])]),
+        // libsndfile, libsamplerate and civetweb (Thrum Studio's HTTP + WebSocket server): their headers
+        // (Debian's libsndfile1-dev, libsamplerate0-dev, libcivetweb-dev) and the functions Thrum calls, which
+        // load each library at the first call (CDeferredLibrary), so that start-up does not pay for them.
+        .target(name: "CDeferredLibrary"),
+        .target(name: "CSndFile", dependencies: ["CDeferredLibrary"]),
+        .target(name: "CSampleRate", dependencies: ["CDeferredLibrary"]),
+        .target(name: "CCivetWeb", dependencies: ["CDeferredLibrary"]),
         // openat2(2) with RESOLVE_BENEATH (a system call glibc does not wrap), for confined resource paths.
         .target(name: "CConfinedOpen"),
 

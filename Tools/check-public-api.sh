@@ -15,8 +15,8 @@ flags=(-target "$(uname -m)-unknown-linux-gnu" -I "$build/Modules" -minimum-acce
 for map in "$build"/*.build/module.modulemap "$build"/*.build/include/module.modulemap; do
     [[ -f "$map" ]] && flags+=(-Xcc "-fmodule-map-file=$map")
 done
-for module in CALSA CSndFile CSampleRate; do flags+=(-Xcc "-fmodule-map-file=$root/Sources/$module/module.modulemap"); done
-flags+=(-Xcc "-I$root/Sources/CConfinedOpen/include")
+flags+=(-Xcc "-fmodule-map-file=$root/Sources/CALSA/module.modulemap")
+for module in CConfinedOpen CSndFile CSampleRate; do flags+=(-Xcc "-I$root/Sources/$module/include"); done
 for module in Thrum ThrumModel RenderCore AudioAnalysis AudioResources; do
     swift-symbolgraph-extract -module-name "$module" "${flags[@]}" >/dev/null
 done

@@ -89,6 +89,17 @@ libdirs=()
 [[ -d "$pkg/usr/lib" ]] && libdirs=(-l"$pkg/usr/lib")
 depends="$(cd "$work" && dpkg-shlibdeps -O "${libdirs[@]}" "${elves[@]}" | sed -n 's/^shlibs:Depends=//p')"
 [[ -n "$depends" ]] || { echo "package-deb: dpkg-shlibdeps found no dependencies" >&2; exit 70; }
+# thrum and libthrum load libsndfile, libsamplerate and civetweb at first use (Sources/CDeferredLibrary), so
+# they are not among the needed libraries; each library package's shlibs file names the package and version
+# that dpkg-shlibdeps would have named (Debian policy 8.6.4.1 asks for such dependencies by hand).
+for soname in libsndfile.so.1 libsamplerate.so.0 libcivetweb.so.1; do
+    owner="$(dpkg-query -S "*/$soname" | head -1 | cut -d: -f1)"
+    shlibs="$(dpkg-query --control-path "$owner" shlibs)"
+    dependency="$(awk -v name="${soname%%.so.*}" -v major="${soname##*.so.}" \
+        '$1 == name && $2 == major { $1 = $2 = ""; sub(/^ +/, ""); print; exit }' "$shlibs")"
+    [[ -n "$dependency" ]] || { echo "package-deb: no shlibs entry for $soname in $owner" >&2; exit 70; }
+    depends+=", $dependency"
+done
 
 (cd "$pkg" && find usr -type f -print0 | sort -z | xargs -0 md5sum) >"$pkg/DEBIAN/md5sums"
 installed_size="$(du -sk --apparent-size --exclude=DEBIAN "$pkg" | cut -f1)"

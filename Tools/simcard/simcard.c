@@ -115,11 +115,15 @@ static void write_stats(const simcard_t *sim) {
         snd_pcm_format_name(sim->io.format), snd_pcm_access_name(sim->io.access), sim->io.channels, sim->io.rate,
         (unsigned long)sim->io.period_size, (unsigned long)sim->io.buffer_size, sim->underruns, sim->suspends,
         sim->resumes, sim->starts, sim->played, sim->wakeups, sim->vanished, sim->closed);
-    int fd = open(sim->config.stats_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    /* Written beside and renamed over, so that a reader never sees a half-written file, even when the
+       program exits (ending this thread) while another of its threads closes the card. */
+    char partial[4096];
+    if (snprintf(partial, sizeof partial, "%s.partial", sim->config.stats_path) >= (int)sizeof partial) return;
+    int fd = open(partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) return;
     ssize_t n = write(fd, text, (size_t)length);
-    (void)n;
     close(fd);
+    if (n == length) rename(partial, sim->config.stats_path);
 }
 
 /* Appends the ring's frames up to `upto` (frames since prepare) to the capture file. */
