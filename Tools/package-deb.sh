@@ -100,6 +100,13 @@ for soname in libsndfile.so.1 libsamplerate.so.0 libcivetweb.so.1; do
     [[ -n "$dependency" ]] || { echo "package-deb: no shlibs entry for $soname in $owner" >&2; exit 70; }
     depends+=", $dependency"
 done
+# Packed relative relocations (Tools/install.sh) need glibc 2.36 (the GLIBC_ABI_DT_RELR version), which
+# dpkg-shlibdeps does not count.
+libc_version="$(sed -n 's/.*libc6 (>= \([^)]*\)).*/\1/p' <<<"$depends")"
+versions="$(readelf -V "${elves[@]}")"
+if [[ "$versions" == *GLIBC_ABI_DT_RELR* ]] && dpkg --compare-versions "${libc_version:-0}" lt 2.36; then
+    depends="$(sed "s/libc6 (>= [^)]*)/libc6 (>= 2.36)/" <<<"$depends")"
+fi
 
 (cd "$pkg" && find usr -type f -print0 | sort -z | xargs -0 md5sum) >"$pkg/DEBIAN/md5sums"
 installed_size="$(du -sk --apparent-size --exclude=DEBIAN "$pkg" | cut -f1)"

@@ -23,6 +23,11 @@ deb="$(cd "$(dirname "$deb")" && pwd)/$(basename "$deb")"
 version="$(sed -n 's/.*static let string = "\([^"]*\)".*/\1/p' "$root/Sources/Thrum/ThrumVersion.swift")"
 say "lintian $(basename "$deb")…"
 lintian --fail-on error "$deb" || fail "lintian reports errors"
+# Loaded at first use, so dpkg-shlibdeps cannot see them; DT_RELR needs glibc 2.36 (Tools/package-deb.sh).
+depends="$(dpkg-deb -f "$deb" Depends)"
+for needed in "libsndfile1 (" "libsamplerate0 (" "libcivetweb1 (" "libc6 (>= 2.36)"; do
+    [[ "$depends" == *"$needed"* ]] || fail "Depends lacks '$needed': $depends"
+done
 built=$SECONDS
 
 # The base root, cached under a name that changes with its package list.
@@ -72,6 +77,16 @@ offered="\$(bash --norc -c 'source /usr/share/bash-completion/completions/thrum
 grep -q 'application/x-ahap+json:\*\.ahap' /usr/share/mime/globs2 || fail ".ahap is not a registered MIME type"
 grep -q 'thrum-studio.desktop' /usr/share/applications/mimeinfo.cache || fail "thrum-studio.desktop is not in mimeinfo.cache"
 desktop-file-validate /usr/share/applications/thrum-studio.desktop || fail "desktop-file-validate refuses thrum-studio.desktop"
+# The studio loads civetweb at start (Sources/CDeferredLibrary): the package's Depends must have brought it.
+thrum studio --no-browser --device null /tmp >studio.out 2>studio.err &
+studio=\$!
+for _ in \$(seq 100); do grep -q "^Thrum Studio: http" studio.out && break; sleep 0.1; done
+url="\$(sed -n 's/^Thrum Studio: //p' studio.out)"
+[[ -n "\$url" ]] || fail "thrum studio printed no address: \$(cat studio.out studio.err)"
+python3 -c 'import sys, urllib.request; assert b"<title>Thrum Studio" in urllib.request.urlopen(sys.argv[1]).read()' "\$url" ||
+    fail "the studio's page did not load from \$url"
+kill \$studio; wait \$studio || true
+echo "studio: ok"
 if [[ -f /usr/include/thrum.h ]]; then
     printf '#include <stdio.h>\n#include <thrum.h>\nint main(void) { puts(thrum_version()); return 0; }\n' >version.c
     cc -o version version.c \$(pkg-config --cflags --libs thrum)
