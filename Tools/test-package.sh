@@ -108,6 +108,29 @@ unshare --mount --pid --fork /bin/bash -c '
     mount -t sysfs sys "$1/sys"
     chroot "$1" /tmp/inside.sh' unshare "$rootfs"
 
+# Without libsndfile (a broken install: the library is hidden by /dev/null in a private mount namespace),
+# thrum still starts, and a render fails in one line that names the library and its package, leaving no file.
+libsndfile="$(find "$rootfs/usr/lib" -name 'libsndfile.so.1.*' -type f | head -1)"
+[[ -n "$libsndfile" ]] || fail "libsndfile is not in the fresh root"
+cat >"$rootfs/tmp/without.sh" <<'WITHOUT'
+#!/bin/bash
+fail() { echo "test-package: FAIL (without libsndfile): $*" >&2; exit 1; }
+cd /tmp
+thrum --version >/dev/null || fail "thrum --version failed"
+thrum render heartbeat -o nolib.wav 2>nolib.err; status=$?
+[[ $status -eq 74 ]] || fail "thrum render exited $status, not 74: $(cat nolib.err)"
+[[ $(wc -l <nolib.err) -eq 1 ]] || fail "more than one line: $(cat nolib.err)"
+grep -q "cannot load libsndfile.so.1 (.*); install Debian's libsndfile1" nolib.err || fail "$(cat nolib.err)"
+[[ ! -e nolib.wav ]] || fail "a file was left behind"
+echo "without libsndfile: ok"
+WITHOUT
+chmod +x "$rootfs/tmp/without.sh"
+unshare --mount --pid --fork /bin/bash -c '
+    set -e
+    mount --bind /dev/null "$2"
+    mount -t proc proc "$1/proc"
+    chroot "$1" /tmp/without.sh' unshare "$rootfs" "$libsndfile"
+
 # The installed render equals the build tree'\''s, sample for sample.
 # The build tree's binary: package-deb.sh's own build, else (when Tools/install.sh built the package's) Tools/thrum's.
 reference="$root/.build/deb/release/thrum"
