@@ -18,8 +18,10 @@ struct ProfileExpectation: Sendable, CustomStringConvertible {
 }
 
 /// Plays a ramp through one simulated card and returns the card run and the negotiated setup, after a
-/// drained stop. A run in which the card underran (a loaded machine) is repeated on a fresh card, up to
-/// three times, since an underrun legitimately loses frames.
+/// drained stop. The buffer is 16 periods: what the callers check (negotiation, the samples) does not
+/// depend on it, and the machine's host takes its CPUs away for seconds at a time (docs/testing.md). A run
+/// in which the card underran anyway (a loaded machine) is repeated on a fresh card, up to three times,
+/// since an underrun legitimately loses frames.
 func playRamp(
     frames: Int, sourceChannels: Int, card: () throws -> SimulatedCardRun,
     adjust: (inout ALSADeviceConfiguration) -> Void = { _ in }
@@ -28,7 +30,7 @@ func playRamp(
     for _ in 0..<3 {
         let run = try card()
         var configuration = ALSADeviceConfiguration(
-            source: run.source, sampleRate: 48_000, channels: sourceChannels, periodFrames: 512, periodCount: 4,
+            source: run.source, sampleRate: 48_000, channels: sourceChannels, periodFrames: 512, periodCount: 16,
             realtimePriority: 70, lockMemory: false)
         adjust(&configuration)
         let playback = try ALSAPlayback(configuration: configuration)
