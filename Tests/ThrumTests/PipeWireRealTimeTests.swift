@@ -79,11 +79,10 @@ struct PipeWireRealTimeTests {
     /// what this checks does not depend on the buffer, and this VM's host stalls it for 20 ms and more at times;
     /// a fresh-clone run at 256 × 4 lost audio in three attempts in a row while steal time was 10-20 %). A run
     /// that lost audio (the summary counts an xrun, or the capture shows a gap: on a loaded machine the
-    /// server's graph or the recorder may miss a cycle) is repeated, up to three times.
+    /// server's graph or the recorder may miss a cycle) is repeated (expectServerReceivesTheRender).
     @Test func monitorCaptureEqualsRenderBitForBit() throws {
         let expected = try thrumRender("countdown")
-        var failures: [String] = []
-        for _ in 0..<3 {
+        try expectServerReceivesTheRender("PipeWire monitor capture") {
             let capture = try PipeWireMonitorCapture()
             let play = try ChildProcess([
                 thrumTool, "play", "countdown", "--device", "pipewire", "--period", "256", "--periods", "16",
@@ -92,10 +91,10 @@ struct PipeWireRealTimeTests {
             usleep(300_000)
             let captured = capture.finish()
             #expect(result.status == 0, "thrum play: \(play.errorText)")
-            guard let mismatch = captureMismatch(captured, expected, skip: 0) else { return }
-            failures.append("\(mismatch) (\(play.outputText.trimmingCharacters(in: .whitespacesAndNewlines)))")
+            return captureMismatch(captured, expected, skip: 0).map {
+                "\($0) (\(play.outputText.trimmingCharacters(in: .whitespacesAndNewlines)))"
+            }
         }
-        Issue.record("PipeWire monitor capture differs from thrum render in every attempt: \(failures)")
     }
 
     /// The server freezes for 0.3 s mid-play (SIGSTOP … SIGCONT): the sink's clock went on without
