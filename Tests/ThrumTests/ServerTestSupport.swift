@@ -150,29 +150,6 @@ func captureMismatch(_ captured: [Float], _ expected: [Float], skip: Int) -> Str
     return nil
 }
 
-/// Runs `attempt` (one play through a sound server, returning nil when what the server received equals the
-/// render, else what differs) until one passes, three have failed, or 120 s have passed, and records one
-/// issue naming every failure. An attempt during which the machine's host took more than 5 % of the CPUs
-/// away (HostStealReading) does not count as one of the three: the server's own graph then misses cycles
-/// (the capture a quantum short, Thrum counting no xrun), which says nothing about Thrum. A fresh-clone
-/// run lost a PipeWire cycle in three attempts in a row while steal was 15-35 %, and passed at once with
-/// the host quiet.
-func expectServerReceivesTheRender(
-    _ what: String, sourceLocation: SourceLocation = #_sourceLocation, attempt: () throws -> String?
-) rethrows {
-    var failures: [String] = []
-    var counted = 0
-    let deadline = Date().addingTimeInterval(120)
-    while counted < 3 && Date() < deadline {
-        let before = HostStealReading.now()
-        guard let failure = try attempt() else { return }
-        let steal = HostStealReading.now().share(since: before)
-        failures.append("\(failure) (the host took \(Int((steal * 100).rounded())) % of the CPUs)")
-        if steal <= 0.05 { counted += 1 } else { sleep(2) }
-    }
-    Issue.record("\(what) differs from thrum render in every attempt: \(failures)", sourceLocation: sourceLocation)
-}
-
 /// The interleaved samples of an audio file at 48 kHz (copied while the decoded audio is alive).
 func loadSamples(_ path: String) throws -> [Float] {
     let audio = try AudioFileLoader.load(path: path, targetSampleRate: 48000)

@@ -50,21 +50,18 @@ struct SimulatedCardCLIRealTimeTests {
     /// Plays on a fresh card through 16 periods: what these tests compare (negotiation, the samples) does
     /// not depend on the buffer, and a fresh-clone run lost audio at 4 periods of 96 frames (8 ms) in three
     /// attempts in a row (the machine's host takes its CPUs away for seconds, docs/testing.md). A run in
-    /// which the card underran anyway (a loaded machine loses frames, legitimately) is repeated, up to
-    /// three times.
+    /// which the card underran anyway is repeated (repeatWhileTheMachineSpoils).
     private func play(_ c: CardCase, extra: [String] = []) throws -> (SimulatedCardRun, ThrumProcess) {
-        var underruns: [Int] = []
-        for _ in 0..<3 {
+        try repeatWhileTheMachineSpoils("the card underran") {
             let run = try card(c)
             let pattern = try writePattern(in: run)
             let result = try ThrumProcess.run(
                 ["play", pattern, "--device", run.deviceName, "--channels", c.channels, "--periods", "16", "-v"]
                     + c.playArguments + extra,
                 card: run)
-            if run.stat("underruns") == 0 || result.status != 0 { return (run, result) }
-            underruns.append(run.stat("underruns"))
+            if run.stat("underruns") == 0 || result.status != 0 { return .done((run, result)) }
+            return .spoiled("\(run.stat("underruns")) underruns")
         }
-        throw SimulatedCard.Unavailable(description: "the card underran in every attempt (\(underruns)): machine too busy")
     }
 
     /// For every profile: `thrum play` opens it and the card receives exactly `thrum render --format`'s
