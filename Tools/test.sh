@@ -36,12 +36,15 @@ if [[ -d "$oracles" ]]; then echo "Meta oracles: $oracles"; else echo "Meta orac
 log="$(mktemp -t thrum-test-log.XXXXXX)"
 # Runs a test command, keeping its output to list the skipped tests at the end.
 run_tests() { "$@" 2>&1 | tee -a "$log"; }
-# Lists every skipped test (Swift Testing: `… skipped: "reason"`, XCTest: `Test skipped - reason`).
+# Lists every skipped test (Swift Testing: `… skipped: "reason"`, XCTest: `Test skipped - reason`), and every
+# test cancelled because nothing could be judged (`… was cancelled after … seconds: "reason"`: a real-time test
+# whose every attempt ran while the machine's host stole the CPUs, Tests/ThrumTestSupport/HostSteal.swift).
 report_skips() {
     local skipped
-    skipped="$(grep -E '^[^A-Za-z]*(Suite|Test) .* skipped(:|\.$)|: Test skipped' "$log" | sed -E 's/^[^A-Za-z/]*//' | sort -u || true)"
+    skipped="$(grep -E '^[^A-Za-z]*(Suite|Test) .* (skipped(:|\.$)|was cancelled after)|: Test skipped' "$log" |
+        sed -E 's/^[^A-Za-z/]*//' | sort -u || true)"
     if [[ -n "$skipped" ]]; then
-        echo "== skipped tests ($(grep -c '' <<<"$skipped")) =="
+        echo "== skipped or cancelled tests ($(grep -c '' <<<"$skipped")) =="
         echo "$skipped"
     else
         echo "== no test was skipped =="
