@@ -4,7 +4,6 @@
 #include "CCivetWeb.h"
 
 #include <CDeferredLibrary.h>
-#include <pthread.h>
 #include <stdio.h>
 
 #define DEFERRED __attribute__((visibility("hidden")))
@@ -33,24 +32,14 @@ static const char *const names[] = {
 };
 _Static_assert(sizeof names / sizeof names[0] == sizeof civetweb / sizeof(void *), "one name per function");
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static int loaded;
-static char load_error[256];
+static thrum_deferred_library library = THRUM_DEFERRED_LIBRARY("libcivetweb.so.1", "libcivetweb1", names, civetweb);
 
-static void load(void) {
-    loaded = thrum_deferred_library_load("libcivetweb.so.1", "libcivetweb1", names, (void **)&civetweb,
-                                         sizeof names / sizeof names[0], load_error, sizeof load_error) == 0;
-}
-
-static int ready(void) {
-    pthread_once(&once, load);
-    return loaded;
-}
+static int ready(void) { return thrum_deferred_library_ready(&library); }
 
 DEFERRED struct mg_context *mg_start2(struct mg_init_data *init, struct mg_error_data *error) {
     if (ready()) return civetweb.mg_start2(init, error);
     if (error != NULL && error->text != NULL && error->text_buffer_size > 0) {
-        snprintf(error->text, error->text_buffer_size, "%s", load_error);
+        snprintf(error->text, error->text_buffer_size, "%s", library.error);
     }
     return NULL;
 }

@@ -3,7 +3,6 @@
 #include "CSampleRate.h"
 
 #include <CDeferredLibrary.h>
-#include <pthread.h>
 
 #define DEFERRED __attribute__((visibility("hidden")))
 
@@ -19,25 +18,15 @@ static struct {
 static const char *const names[] = {"src_simple", "src_strerror", "src_is_valid_ratio"};
 _Static_assert(sizeof names / sizeof names[0] == sizeof samplerate / sizeof(void *), "one name per function");
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static int loaded;
-static char load_error[256];
+static thrum_deferred_library library = THRUM_DEFERRED_LIBRARY("libsamplerate.so.0", "libsamplerate0", names, samplerate);
 
-static void load(void) {
-    loaded = thrum_deferred_library_load("libsamplerate.so.0", "libsamplerate0", names, (void **)&samplerate,
-                                         sizeof names / sizeof names[0], load_error, sizeof load_error) == 0;
-}
-
-static int ready(void) {
-    pthread_once(&once, load);
-    return loaded;
-}
+static int ready(void) { return thrum_deferred_library_ready(&library); }
 
 DEFERRED int src_simple(SRC_DATA *data, int converter_type, int channels) {
     return ready() ? samplerate.src_simple(data, converter_type, channels) : LOAD_FAILED;
 }
 
-DEFERRED const char *src_strerror(int error) { return ready() ? samplerate.src_strerror(error) : load_error; }
+DEFERRED const char *src_strerror(int error) { return ready() ? samplerate.src_strerror(error) : library.error; }
 
 // Without the library every ratio passes here, so that src_simple reports why nothing can be converted.
 DEFERRED int src_is_valid_ratio(double ratio) { return ready() ? samplerate.src_is_valid_ratio(ratio) : 1; }

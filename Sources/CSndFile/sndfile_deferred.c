@@ -4,7 +4,6 @@
 #include "CSndFile.h"
 
 #include <CDeferredLibrary.h>
-#include <pthread.h>
 
 #define DEFERRED __attribute__((visibility("hidden")))
 
@@ -26,19 +25,9 @@ static const char *const names[] = {
 };
 _Static_assert(sizeof names / sizeof names[0] == sizeof sndfile / sizeof(void *), "one name per function");
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static int loaded;
-static char load_error[256];
+static thrum_deferred_library library = THRUM_DEFERRED_LIBRARY("libsndfile.so.1", "libsndfile1", names, sndfile);
 
-static void load(void) {
-    loaded = thrum_deferred_library_load("libsndfile.so.1", "libsndfile1", names, (void **)&sndfile,
-                                         sizeof names / sizeof names[0], load_error, sizeof load_error) == 0;
-}
-
-static int ready(void) {
-    pthread_once(&once, load);
-    return loaded;
-}
+static int ready(void) { return thrum_deferred_library_ready(&library); }
 
 DEFERRED SNDFILE *sf_open_fd(int fd, int mode, SF_INFO *info, int close_desc) {
     return ready() ? sndfile.sf_open_fd(fd, mode, info, close_desc) : NULL;
@@ -52,9 +41,9 @@ DEFERRED int sf_command(SNDFILE *file, int command, void *data, int size) {
 
 DEFERRED int sf_error(SNDFILE *file) { return ready() ? sndfile.sf_error(file) : SF_ERR_SYSTEM; }
 
-DEFERRED const char *sf_error_number(int number) { return ready() ? sndfile.sf_error_number(number) : load_error; }
+DEFERRED const char *sf_error_number(int number) { return ready() ? sndfile.sf_error_number(number) : library.error; }
 
-DEFERRED const char *sf_strerror(SNDFILE *file) { return ready() ? sndfile.sf_strerror(file) : load_error; }
+DEFERRED const char *sf_strerror(SNDFILE *file) { return ready() ? sndfile.sf_strerror(file) : library.error; }
 
 // Without the library every format passes here, so that sf_open_fd reports why nothing can be written.
 DEFERRED int sf_format_check(const SF_INFO *info) { return ready() ? sndfile.sf_format_check(info) : 1; }
