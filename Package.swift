@@ -1,7 +1,8 @@
 // swift-tools-version: 6.2
 // Thrum: Apple's Core Haptics rebuilt in Swift for Linux.
 // Dependencies point one way, from the pattern model up to the command line:
-//   ThrumModel ← AHAPCodec; ThrumModel, AudioAnalysis ← RenderCore; ThrumModel, AHAPCodec ← HapticFormats;
+//   FoundationStandIns ← ThrumModel and every module that would otherwise need full Foundation (none links it:
+//   Tools/check-foundation-free.sh); ThrumModel ← AHAPCodec; ThrumModel, AudioAnalysis ← RenderCore; ThrumModel, AHAPCodec ← HapticFormats;
 //   AudioResources (libsndfile, libsamplerate, CConfinedOpen), ALSAOutput (ALSA) and AudioAnalysis stand alone; Thrum (the
 //   engine and public API) ← ThrumModel, AHAPCodec, HapticFormats, RenderCore, AudioAnalysis, AudioResources,
 //   ALSAOutput; ThrumStudio (civetweb) ← Thrum and the modules it drives; ThrumCommandLine ← Thrum, ThrumStudio and the modules
@@ -33,20 +34,24 @@ let package = Package(
         // openat2(2) with RESOLVE_BENEATH (a system call glibc does not wrap), for confined resource paths.
         .target(name: "CConfinedOpen"),
 
+        // printf-style number formatting, path-name splitting and trimming: what the modules below would otherwise
+        // take from full Foundation (CoreFoundation and ICU, which the command line must not load at start).
+        .target(name: "FoundationStandIns", swiftSettings: strict),
+
         // Core Haptics pattern model: CH* classes, IDs, errors, parameter attribute table, value data.
-        .target(name: "ThrumModel", swiftSettings: strict),
+        .target(name: "ThrumModel", dependencies: ["FoundationStandIns"], swiftSettings: strict),
         // AHAP (JSON) reader with source locations, decoder with diagnostics, encoder.
-        .target(name: "AHAPCodec", dependencies: ["ThrumModel"], swiftSettings: strict),
+        .target(name: "AHAPCodec", dependencies: ["ThrumModel", "FoundationStandIns"], swiftSettings: strict),
         // Sample-accurate renderer: schedule, voices, mixer. No I/O, no Foundation, real-time safe.
         .target(name: "RenderCore", dependencies: ["ThrumModel", "AudioAnalysis"], swiftSettings: strict),
         // `.haptic` (Meta Haptics Studio / Lofelt v1): reader with diagnostics, validator, writer; conversions
         // to and from AHAP (whose control changes it reads as the model defines them for the render core) and to
         // Android's vibration APIs; the native playback form.
-        .target(name: "HapticFormats", dependencies: ["ThrumModel", "AHAPCodec"], swiftSettings: strict),
+        .target(name: "HapticFormats", dependencies: ["ThrumModel", "AHAPCodec", "FoundationStandIns"], swiftSettings: strict),
         // Audio → haptics: the streaming detector (level, onsets, spectrum) and the offline analysis. No dependencies.
         .target(name: "AudioAnalysis", swiftSettings: strict),
         // Audio files: libsndfile decoding/writing, libsamplerate conversion, limits, path confinement.
-        .target(name: "AudioResources", dependencies: ["CSndFile", "CSampleRate", "CConfinedOpen"], swiftSettings: strict),
+        .target(name: "AudioResources", dependencies: ["CSndFile", "CSampleRate", "CConfinedOpen", "FoundationStandIns"], swiftSettings: strict),
         // ALSA PCM output and the real-time render thread.
         .target(name: "ALSAOutput", dependencies: ["CALSA"], swiftSettings: strict),
         // The public Core Haptics API: re-exports Foundation, the model and the engine's option types
@@ -55,6 +60,7 @@ let package = Package(
             name: "Thrum",
             dependencies: [
                 "ThrumModel", "AHAPCodec", "HapticFormats", "RenderCore", "AudioAnalysis", "AudioResources", "ALSAOutput",
+                "FoundationStandIns",
             ],
             swiftSettings: strict),
         // Command-line commands and the in-house argument parser (a library so tests can drive it).
@@ -62,14 +68,16 @@ let package = Package(
             name: "ThrumCommandLine",
             dependencies: [
                 "Thrum", "ThrumModel", "AHAPCodec", "RenderCore", "AudioAnalysis", "AudioResources", "ALSAOutput",
-                "HapticFormats", "ThrumStudio",
+                "HapticFormats", "ThrumStudio", "FoundationStandIns",
             ],
             swiftSettings: strict),
         // Thrum Studio: the local web server (civetweb), its API, the edited document and its transport on the
         // engine; the command line hands it the checker, renderer and analysis it shares with the commands.
         .target(
             name: "ThrumStudio",
-            dependencies: ["CCivetWeb", "Thrum", "ThrumModel", "AHAPCodec", "HapticFormats", "AudioResources", "ALSAOutput"],
+            dependencies: [
+                "CCivetWeb", "Thrum", "ThrumModel", "AHAPCodec", "HapticFormats", "AudioResources", "ALSAOutput", "FoundationStandIns",
+            ],
             swiftSettings: strict),
         .executableTarget(name: "ThrumCLI", dependencies: ["ThrumCommandLine"], swiftSettings: strict),
         // The C ABI over the CLI's library calls (ThrumCommandLine's LibraryCalls): marshalling only.
@@ -80,6 +88,7 @@ let package = Package(
         // Helpers shared by the test targets (corpus and oracle locations, temporary folders, signal measurements,
         // snapshots, a seeded generator); never linked into a product.
         .target(name: "ThrumTestSupport", path: "Tests/ThrumTestSupport", swiftSettings: strict),
+        .testTarget(name: "FoundationStandInsTests", dependencies: ["FoundationStandIns"], swiftSettings: strict),
         .testTarget(name: "ThrumModelTests", dependencies: ["ThrumModel"], swiftSettings: strict),
         .testTarget(
             name: "AHAPCodecTests", dependencies: ["AHAPCodec", "ThrumModel", "ThrumTestSupport"], exclude: ["Fixtures", "Snapshots"],

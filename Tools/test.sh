@@ -63,6 +63,8 @@ export THRUM_SIMCARD_PLUGIN
 swift build --build-tests --explicit-target-dependency-import-check error -Xswiftc -warnings-as-errors
 # What `import Thrum` exposes must equal the committed list (a change to the surface is a visible diff).
 "$root/Tools/check-public-api.sh"
+# thrum and libthrum must not link full Foundation (CoreFoundation and ICU at every start).
+"$root/Tools/check-foundation-free.sh"
 # thrum-bench is its own package (Tools/bench); RenderThreadAllocationTests runs this release build.
 swift build -c release --package-path "$root/Tools/bench" --product thrum-bench -Xswiftc -warnings-as-errors
 export THRUM_RELEASE_BENCH="$root/Tools/bench/.build/release/thrum-bench"

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ThrumModel
 
 /// What decoding an AHAP document produced: the pattern (when it has no errors) and every diagnostic.
@@ -70,9 +70,9 @@ package enum AHAPDecoder {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            let reason = !exists ? "no such file" : isDirectory.boolValue ? "it is a directory" : "it cannot be read"
+            let reason = !exists ? "no such file" : isDirectory ? "it is a directory" : "it cannot be read"
             return AHAPDecodeResult(
                 pattern: nil,
                 diagnostics: [
@@ -129,9 +129,28 @@ package enum AHAPDecoder {
 
 /// Turns Swift/Foundation values into a position-less JSON tree.
 enum DictionaryConverter {
+    /// Foundation's objects (from `JSONSerialization` or written as `NSNumber(value:)` in a dictionary), read
+    /// through the runtime's bridging casts and their class names, so that Thrum need not link Foundation
+    /// (see docs/performance.md): `NSNull` is null, an `NSNumber` made from a boolean (`__NSCFBoolean`) is a
+    /// boolean, other `NSNumber`s are numbers, `NSString`, `NSArray` and `NSDictionary` bridge.
+    static func foundationObject(_ value: Any, depth: Int) -> JSONNode {
+        switch String(reflecting: type(of: value)) {
+        case "Foundation.NSNull": return JSONNode(.null)
+        case "Foundation.__NSCFBoolean": if let v = value as? Bool { return JSONNode(.bool(v)) }
+        default: break
+        }
+        if let v = value as? Int { return number(Double(v), literal: "\(v)") }  // an integral NSNumber reads as "1", not "1.0"
+        if let v = value as? Double { return number(v, literal: "\(v)") }
+        if let v = value as? String { return JSONNode(.string(v)) }
+        if let v = value as? [AnyHashable: Any] { return object(v, depth: depth) }
+        if let v = value as? [Any] { return JSONNode(.array(v.map { node(from: $0, depth: depth + 1) })) }
+        return JSONNode(.unsupported(typeName: "\(type(of: value))"))
+    }
+
     static func node(from value: Any, depth: Int) -> JSONNode {
         if depth > JSONReader.maxDepth { return JSONNode(.unsupported(typeName: "nesting deeper than \(JSONReader.maxDepth) levels")) }
         if let value = value as? JSONNode { return value }
+        if type(of: value) is AnyClass { return foundationObject(value, depth: depth) }
         switch value {
         case let v as Bool where type(of: value) == Bool.self: return JSONNode(.bool(v))
         case let v as Double where type(of: value) == Double.self: return number(v, literal: "\(v)")
@@ -140,22 +159,11 @@ enum DictionaryConverter {
         case let v as any BinaryInteger: return number(Double(v), literal: "\(v)")
         case let v as any BinaryFloatingPoint: return number(Double(v), literal: "\(Double(v))")
         case let v as String: return JSONNode(.string(v))
-        case let v as NSNumber:
-            // A Foundation boolean keeps its type; other numbers are numbers.
-            if v === (true as NSNumber) || v === (false as NSNumber) { return JSONNode(.bool(v.boolValue)) }
-            return number(v.doubleValue, literal: "\(v.doubleValue)")
-        case let v as NSString: return JSONNode(.string(v as String))
-        case is NSNull: return JSONNode(.null)
         case let v as any RawRepresentable:
             if let raw = v.rawValue as? String { return JSONNode(.string(raw)) }
             return JSONNode(.unsupported(typeName: "\(type(of: value))"))
         case let v as [AnyHashable: Any]: return object(v, depth: depth)
-        case let v as NSDictionary:
-            var converted: [AnyHashable: Any] = [:]
-            for (key, item) in v { if let key = key as? AnyHashable { converted[key] = item } }
-            return object(converted, depth: depth)
         case let v as [Any]: return JSONNode(.array(v.map { node(from: $0, depth: depth + 1) }))
-        case let v as NSArray: return JSONNode(.array(v.map { node(from: $0, depth: depth + 1) }))
         default: return JSONNode(.unsupported(typeName: "\(type(of: value))"))
         }
     }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import ThrumModel
 
 /// Writes `PatternData` as AHAP text or as a pattern dictionary. Pure and thread-safe.
@@ -160,7 +161,7 @@ package enum AHAPEncoder {
             case "\u{0C}": out += "\\f"
             default:
                 if scalar.value < 0x20 {
-                    out += String(format: "\\u%04X", Int(scalar.value))
+                    out += String(cFormat: "\\u%04X", scalar.value)
                 } else {
                     out.unicodeScalars.append(scalar)
                 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ThrumModel
 
 /// One problem found in an AHAP document: where it is, what is wrong, what to do, and which
@@ -69,18 +69,18 @@ package struct Diagnostic: Sendable, Equatable {
 
     /// The diagnostic for tools, as a JSON-ready dictionary with keys `file`, `line`, `column`,
     /// `severity`, `path`, `message`, `suggestion`, `code` (the name) and `codeValue` (Apple's number).
-    /// Absent values are `NSNull()`.
+    /// Absent values are ``JSONNull``.
     package var jsonObject: [String: Any] {
         [
-            "file": file ?? NSNull(),
-            "line": line ?? NSNull(),
-            "column": column ?? NSNull(),
+            "file": file ?? JSONNull(),
+            "line": line ?? JSONNull(),
+            "column": column ?? JSONNull(),
             "severity": severity.rawValue,
             "path": path,
             "message": message,
-            "suggestion": suggestion ?? NSNull(),
-            "code": code?.name ?? NSNull(),
-            "codeValue": code?.rawValue ?? NSNull(),
+            "suggestion": suggestion ?? JSONNull(),
+            "code": code?.name ?? JSONNull(),
+            "codeValue": code?.rawValue ?? JSONNull(),
         ]
     }
 

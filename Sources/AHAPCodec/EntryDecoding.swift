@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import ThrumModel
 
 /// Typed member values and the Pattern entries (events, parameters, curves, control points).
@@ -12,7 +13,7 @@ extension DecodeContext {
         case .number(let value, let literal):
             return (value, literal)
         case .string(let text):
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = text.trimmingSpaces
             if let value = Double(trimmed), value.isFinite {
                 report(
                     .warning, nil, "\(member.key) is the string \"\(text)\"; read as the number \(trimmed)",

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads JSON5 (the format of Meta's actuator configuration files, `.acf`) with `JSONReader`: the text
 /// is first rewritten as JSON, then every position is mapped back to the JSON5 source, so messages

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 
 /// A lenient JSON reader that keeps the line and column of every value and key.
 ///
@@ -184,7 +185,7 @@ struct JSONParser {
         guard offset < bytes.count else { return "end of input" }
         let byte = bytes[offset]
         if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
-        if byte < 0x20 { return "control character U+\(String(format: "%04X", Int(byte)))" }
+        if byte < 0x20 { return "control character U+\(String(cFormat: "%04X", UInt32(byte)))" }
         let end = min(offset + 4, bytes.count)
         if let character = String(decoding: bytes[offset..<end], as: UTF8.self).first {
             return "'\(character)'"

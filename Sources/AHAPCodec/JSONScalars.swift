@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 
 /// Strings, numbers and literals: the scalar values of a JSON document.
 extension JSONParser {
@@ -18,7 +19,7 @@ extension JSONParser {
             }
             if byte < 0x20 {
                 if byte == 0x0A || byte == 0x0D { throw fail("unterminated string", at: open) }
-                throw fail("unescaped control character in string; write it as \\u\(String(format: "%04X", Int(byte)))", at: index)
+                throw fail("unescaped control character in string; write it as \\u\(String(cFormat: "%04X", UInt32(byte)))", at: index)
             }
             if byte != UInt8(ascii: "\\") {
                 index += 1
@@ -59,7 +60,7 @@ extension JSONParser {
                 runStart = index
                 continue
             default:
-                throw fail("invalid escape \\\(describe(index).trimmingCharacters(in: ["'"])) in string", at: escape)
+                throw fail("invalid escape \\\(describe(index).trimming { $0 == "'" }) in string", at: escape)
             }
             index += 1
             runStart = index

@@ -1,5 +1,6 @@
 import CSndFile
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// An audio file opened for reading: a file descriptor whose type and size were checked with `fstat`.
 ///

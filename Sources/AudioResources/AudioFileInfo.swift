@@ -1,5 +1,5 @@
 import CSndFile
-import Foundation
+import FoundationEssentials
 
 /// What libsndfile reports about an audio file, without decoding it (for `thrum info`).
 package struct AudioFileInfo: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import CSampleRate
 import CSndFile
-import Foundation
+import FoundationEssentials
 
 /// Decodes audio files with libsndfile and converts them to the engine's sample rate with
 /// libsamplerate, enforcing ``AudioResourceLimits``.

@@ -1,5 +1,7 @@
 import CSndFile
-import Foundation
+import FoundationEssentials
+import Glibc
+import FoundationStandIns
 
 /// Sample encoding requested for a file written by ``AudioFileWriter``.
 package enum AudioSampleFormat: String, Sendable, Equatable, CaseIterable {
@@ -94,7 +96,7 @@ package final class AudioFileWriter {
         path: String, sampleRate: Int, channelCount: Int, sampleFormat: AudioSampleFormat = .float,
         expectedFrames: Int? = nil
     ) throws(AudioResourceError) {
-        let ext = (path as NSString).pathExtension.lowercased()
+        let ext = PathName.fileExtension(path).lowercased()
         let format = try Self.checkedFormat(
             name: path, ext: ext, sampleRate: sampleRate, channelCount: channelCount, sampleFormat: sampleFormat)
         let output: PendingOutput

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 
 /// Why an audio resource could not be resolved, loaded, registered or written.
 ///
@@ -105,7 +106,7 @@ package enum AudioResourceError: Error, LocalizedError, CustomStringConvertible,
     /// never print the same (e.g. "5.1 MB" / "4.2 MB", "2044 bytes" / "1000 bytes").
     static func formatBytes(_ value: Int, _ limit: Int) -> (String, String) {
         func render(_ x: Int, unit: Double, name: String) -> String {
-            unit == 1 ? "\(x) bytes" : String(format: "%.1f %@", Double(x) / unit, name)
+            unit == 1 ? "\(x) bytes" : String(cFormat: "%.1f", Double(x) / unit) + " \(name)"
         }
         let largest = max(value, limit)
         let (unit, name): (Double, String) =
@@ -121,7 +122,7 @@ package enum AudioResourceError: Error, LocalizedError, CustomStringConvertible,
     static func formatSeconds(_ value: Double, _ limit: Double) -> (String, String) {
         func render(_ x: Double, digits: Int) -> String {
             if x == x.rounded(), abs(x) < 1e15 { return "\(Int(x)) s" }
-            return String(format: "%.\(digits)f s", x)
+            return String(cFormat: "%.\(digits)f s", x)
         }
         for digits in [1, 3, 6] {
             let a = render(value, digits: digits)

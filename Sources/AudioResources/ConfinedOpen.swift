@@ -1,5 +1,6 @@
 import CConfinedOpen
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Opens a relative path below a folder so that the file opened is inside that folder at the moment it
 /// is opened: `..`, absolute symbolic links and relative links that climb out are refused during the

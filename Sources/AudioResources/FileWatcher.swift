@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import Glibc
 
 /// Watches one file for edits with inotify. It watches the file's folder, so editors that save by
@@ -16,10 +17,10 @@ package final class FileWatcher {
     /// Starts watching `path`; nil if inotify is unavailable.
     package init?(path: String, debounce: Duration = .milliseconds(150)) {
         self.debounce = debounce
-        name = FileSystemPath.bytes((path as NSString).lastPathComponent)
+        name = FileSystemPath.bytes(PathName.lastComponent(path))
         descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { return nil }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathName.parent(path)
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_MODIFY | IN_DELETE | IN_MOVED_FROM)
         guard FileSystemPath.withCString(folder.isEmpty ? "." : folder, { inotify_add_watch(descriptor, $0, mask) }) >= 0 else {
             close(descriptor)

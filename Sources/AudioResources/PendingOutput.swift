@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where a file being written lives until it is complete, so that a failed, interrupted or abandoned
 /// write leaves nothing behind and never damages what was there.
@@ -71,7 +72,7 @@ final class PendingOutput {
     }
 
     private static func anonymous(copyingTo destination: Int32, owned: Bool) throws(PendingOutputError) -> PendingOutput {
-        var template = Array((NSTemporaryDirectory() + "/thrum-output-XXXXXX").utf8CString)
+        var template = Array((FileManager.default.temporaryDirectory.path + "/thrum-output-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw PendingOutputError("cannot create a temporary file: \(String(cString: strerror(errno)))") }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)

@@ -1,5 +1,6 @@
 import CConfinedOpen
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Finds and opens the file an `EventWaveformPath` names, confined to the pattern's folder and the
 /// resource roots.

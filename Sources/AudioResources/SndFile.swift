@@ -1,5 +1,6 @@
 import CSndFile
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 
 /// Small internal helpers around libsndfile. Not real-time safe.
 enum SndFile {
@@ -28,8 +29,8 @@ enum SndFile {
         }
         let major = format & Int32(SF_FORMAT_TYPEMASK)
         let minor = format & Int32(SF_FORMAT_SUBMASK)
-        let majorName = name(major) ?? String(format: "format 0x%06X", major)
-        let minorName = name(minor) ?? String(format: "encoding 0x%04X", minor)
+        let majorName = name(major) ?? String(cFormat: "format 0x%06X", major)
+        let minorName = name(minor) ?? String(cFormat: "encoding 0x%04X", minor)
         return "\(majorName), \(minorName)"
     }
 
@@ -38,12 +39,12 @@ enum SndFile {
     /// Returns a description of the damage, or nil.
     static func truncationNote(inLog log: String) -> String? {
         for rawLine in log.split(separator: "\n") {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            let line = rawLine.trimmingSpaces
             // "data : 176400 (should be 58746)" (WAV, W64, RF64), "SSND : ... (should be ...)" (AIFF).
             if line.hasPrefix("data") || line.hasPrefix("SSND") || line.hasPrefix("ds64") {
-                guard let should = line.range(of: "(should be ") else { continue }
+                guard let should = line.firstRange(of: "(should be ") else { continue }
                 let declaredText = line[line.startIndex..<should.lowerBound]
-                    .split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? ""
+                    .split(separator: ":").last?.trimmingSpaces ?? ""
                 let actualText = line[should.upperBound...].prefix { $0.isNumber }
                 guard let declared = Int64(declaredText), let actual = Int64(actualText) else { continue }
                 // 0 and 0xFFFFFFFF (and nearby) mark streamed files whose length was never filled in.

@@ -1,5 +1,6 @@
 import AHAPCodec
-import Foundation
+import FoundationEssentials
+import Glibc
 import ThrumModel
 
 /// One AHAP pattern to convert, with the JSON paths of its entries (for locating losses).

@@ -1,5 +1,5 @@
 import AHAPCodec
-import Foundation
+import FoundationEssentials
 
 /// A `.haptic` effect in the two forms Android's `VibrationEffect` takes, and every loss.
 package struct AndroidVibration: Sendable, Equatable {

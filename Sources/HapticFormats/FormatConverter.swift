@@ -1,5 +1,6 @@
 import AHAPCodec
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import ThrumModel
 
 /// Converts pattern files between AHAP, `.haptic` and Android's vibration JSON: reads the inputs, converts,
@@ -40,7 +41,7 @@ package enum FormatConverter {
     /// The output paths of the split form of `output`: `NAME_continuous.ahap` and `NAME_transients.ahap`
     /// (Meta's names) beside it.
     package static func splitPaths(_ output: String) -> (continuous: String, transients: String) {
-        let stem = (output as NSString).deletingPathExtension
+        let stem = PathName.removingExtension(output)
         return (stem + "_continuous.ahap", stem + "_transients.ahap")
     }
 

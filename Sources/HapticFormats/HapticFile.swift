@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A `.haptic` file, version 1 (Meta Haptics Studio, Lofelt/Nice Vibrations): a continuous vibration
 /// described by an amplitude envelope and a frequency envelope, with optional emphasis points

@@ -1,5 +1,5 @@
 import AHAPCodec
-import Foundation
+import FoundationEssentials
 import ThrumModel
 
 /// What reading a `.haptic` document produced: the file (when it has no errors), every diagnostic, and
@@ -53,9 +53,9 @@ package enum HapticFileDecoder {
         contentsOfFile path: String, mode: HapticValidationMode = .legacyCompatibility
     ) -> HapticDecodeResult {
         guard let data = FileManager.default.contents(atPath: path) else {
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            let reason = !exists ? "no such file" : isDirectory.boolValue ? "it is a directory" : "it cannot be read"
+            let reason = !exists ? "no such file" : isDirectory ? "it is a directory" : "it cannot be read"
             return HapticDecodeResult(
                 file: nil,
                 diagnostics: [

@@ -1,5 +1,5 @@
 import AHAPCodec
-import Foundation
+import FoundationEssentials
 
 /// Writes `HapticFile` as `.haptic` JSON. Pure and thread-safe.
 ///

@@ -1,5 +1,5 @@
 import AHAPCodec
-import Foundation
+import FoundationEssentials
 import ThrumModel
 
 /// How strictly `.haptic` files are checked (the two modes of Meta's reference reader).

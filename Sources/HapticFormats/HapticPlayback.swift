@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ThrumModel
 
 /// The pattern Thrum plays for a `.haptic` file: its own meaning, on the Core Haptics renderer.

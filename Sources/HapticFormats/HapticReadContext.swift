@@ -1,5 +1,5 @@
 import AHAPCodec
-import Foundation
+import FoundationEssentials
 import ThrumModel
 
 /// Diagnostics and source positions while reading one JSON document (a `.haptic` file): typed member

@@ -1,5 +1,6 @@
 import AHAPCodec
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import ThrumModel
 
 /// The AHAP form of a `.haptic` file: one pattern, or a continuous and a transient pattern to play on two
@@ -223,5 +224,5 @@ package enum HapticToAHAP {
     }
 
     /// `value` with 3 significant digits, for messages.
-    static func rounded(_ value: Double) -> String { String(format: "%.3g", value) }
+    static func rounded(_ value: Double) -> String { String(cFormat: "%.3g", value) }
 }

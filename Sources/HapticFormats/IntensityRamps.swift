@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `.haptic` amplitude ramps linearly; Core Haptics ramps intensity linearly and plays amplitude =
 /// intensity² (the square law). A ramp from intensity r₀ to r₁ squared sags (r₁ − r₀)²/4 below the straight

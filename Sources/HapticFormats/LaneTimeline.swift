@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ThrumModel
 
 /// The value over time of one dynamic parameter of a pattern, as Thrum's renderer plays it: the renderer's

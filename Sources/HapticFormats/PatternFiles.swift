@@ -1,5 +1,6 @@
 import AHAPCodec
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import ThrumModel
 
 /// The pattern file formats Thrum reads and writes, told apart by extension.
@@ -14,12 +15,12 @@ package enum PatternFormat: String, Sendable, CaseIterable {
     /// The format of a file to read: `.haptic` is `.haptic`, anything else is read as AHAP (whose decoder
     /// warns about an extension Core Haptics would not take).
     package static func ofInput(_ path: String) -> PatternFormat {
-        (path as NSString).pathExtension.lowercased() == "haptic" ? .haptic : .ahap
+        PathName.fileExtension(path).lowercased() == "haptic" ? .haptic : .ahap
     }
 
     /// The format of a file to write: `.ahap`, `.haptic`, or `.json` (Android); nil for another extension.
     package static func ofOutput(_ path: String) -> PatternFormat? {
-        switch (path as NSString).pathExtension.lowercased() {
+        switch PathName.fileExtension(path).lowercased() {
         case "ahap": .ahap
         case "haptic": .haptic
         case "json": .android

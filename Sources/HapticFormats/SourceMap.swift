@@ -1,5 +1,5 @@
 import AHAPCodec
-import Foundation
+import FoundationEssentials
 import ThrumModel
 
 /// A problem or a loss, found in a `.haptic` file or while converting, at a JSON path of its source.

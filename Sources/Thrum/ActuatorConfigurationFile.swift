@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 internal import AHAPCodec
 internal import RenderCore
 
@@ -93,7 +94,7 @@ extension ActuatorProfile {
             else { return nil }
             return name
         }
-        let name = device.flatMap { $0.isEmpty ? nil : $0 } ?? ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+        let name = device.flatMap { $0.isEmpty ? nil : $0 } ?? PathName.removingExtension(PathName.lastComponent(file))
         let thrumGain = ActuatorProfile.default.gain * gain
         let meanDuration = durations.isEmpty ? 20 : durations.reduce(0, +) / Double(durations.count)
         let profile = ActuatorProfile(

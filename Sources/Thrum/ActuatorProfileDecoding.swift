@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 internal import RenderCore
 
 /// The JSON form of an actuator profile (`Resources/Actuators/*.json`), e.g.

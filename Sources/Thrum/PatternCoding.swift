@@ -1,5 +1,5 @@
 internal import AHAPCodec
-import Foundation
+import FoundationEssentials
 import HapticFormats
 import ThrumModel
 

@@ -1,5 +1,6 @@
 import AudioResources
-import Foundation
+import FoundationEssentials
+import Glibc
 import ThrumCommandLine
 
 // The C side of libthrum: how handles, strings, option lists and errors cross the ABI (include/thrum.h).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ThrumCommandLine
 
 // The live engine and its players (include/thrum.h).

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import ThrumCommandLine
 
 // Patterns, check, convert, analyze and offline render (include/thrum.h).

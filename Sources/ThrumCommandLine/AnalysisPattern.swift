@@ -1,5 +1,5 @@
 import AudioAnalysis
-import Foundation
+import FoundationEssentials
 import ThrumModel
 
 /// An analysis written as AHAP the way Core Haptics plays it, with what the conversion had to change.

@@ -1,6 +1,6 @@
 import AHAPCodec
 import AudioAnalysis
-import Foundation
+import FoundationEssentials
 import ThrumModel
 
 /// Reads analysis settings from a small JSON file: an object whose keys are `preset` (a preset's name)

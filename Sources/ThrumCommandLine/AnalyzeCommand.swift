@@ -1,7 +1,9 @@
 import AHAPCodec
 import AudioAnalysis
 import AudioResources
-import Foundation
+import FoundationEssentials
+import Glibc
+import FoundationStandIns
 import HapticFormats
 
 /// Longest sound `thrum analyze` reads, and the file and memory limits that go with it.
@@ -79,17 +81,17 @@ let analyzeCommand = Subcommand(
             for warning in built.warnings { console.error("thrum analyze: warning: \(warning)") }
             try writeText(AHAPEncoder.encode(built.pattern), to: output)
             if let transients = built.transients {
-                let path = (output as NSString).deletingPathExtension + "_transients.ahap"
+                let path = PathName.removingExtension(output) + "_transients.ahap"
                 try writeText(AHAPEncoder.encode(transients), to: path)
                 written += " and \(path)"
             }
         }
-        let raised = analysis.toleranceUsed > Float(settings.tolerance) ? String(format: ", raised to %.3g", analysis.toleranceUsed) : ""
+        let raised = analysis.toleranceUsed > Float(settings.tolerance) ? String(cFormat: ", raised to %.3g", analysis.toleranceUsed) : ""
         console.print(
-            "wrote \(written): " + String(format: "%.3f s", analysis.duration) + ", \(analysis.envelope.count) "
+            "wrote \(written): " + String(cFormat: "%.3f s", analysis.duration) + ", \(analysis.envelope.count) "
                 + (scale == .intensity ? "intensity" : "amplitude") + " and \(analysis.sharpness.count) sharpness breakpoints "
                 + "(tolerance \(settings.tolerance)\(raised)), \(analysis.transients.count) transients; loudest "
-                + (analysis.peakLevel > 0 ? String(format: "%.1f dBFS", 20 * log10(Double(analysis.peakLevel))) : "silent"))
+                + (analysis.peakLevel > 0 ? String(cFormat: "%.1f dBFS", 20 * log10(Double(analysis.peakLevel))) : "silent"))
         return .ok
     })
 
@@ -120,7 +122,7 @@ func analysisSettings(_ arguments: ParsedArguments) throws -> (AnalysisSettings,
         } else {
             notes.append("\(read.place(clip.position)): clip '\(clip.name)' has no settings: the general preset is used")
         }
-        name = "clip \(clip.name) of \((project as NSString).lastPathComponent)"
+        name = "clip \(clip.name) of \(PathName.lastComponent(project))"
     } else if let file = arguments.value(.settings) {
         let (read, preset) = try AnalysisSettingsFile.read(file, base: settings, presetGiven: name != nil)
         settings = read
@@ -190,6 +192,6 @@ func writeText(_ text: String, to path: String) throws {
     do {
         try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     } catch {
-        throw CommandFailure(.ioError, "cannot write '\(path)': \(error.localizedDescription) (check that the folder exists and is writable)")
+        throw CommandFailure(.ioError, "cannot write '\(path)': \(systemReason(of: error)) (check that the folder exists and is writable)")
     }
 }

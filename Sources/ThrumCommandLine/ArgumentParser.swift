@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import ThrumModel
 
 /// The options that take a value (`--output FILE`), one case for each any command accepts: reading an
@@ -96,7 +97,7 @@ struct CommandSpec: Sendable {
         let labels = all.map(\.label)
         let width = (labels.map(\.count).max() ?? 0) + 2
         for (label, option) in zip(labels, all) {
-            lines.append("  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + option.help)
+            lines.append("  " + label.padded(to: width) + option.help)
         }
         if !details.isEmpty { lines += ["", details] }
         return lines.joined(separator: "\n") + "\n"

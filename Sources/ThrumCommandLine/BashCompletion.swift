@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The bash completion script `thrum completions bash` prints, written from the command tables.
 ///

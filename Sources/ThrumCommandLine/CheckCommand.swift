@@ -1,5 +1,5 @@
 import AHAPCodec
-import Foundation
+import FoundationEssentials
 import HapticFormats
 import RenderCore
 import ThrumModel
@@ -127,8 +127,7 @@ func checkDiagnostics(
     return decoded.diagnostics + PlayCheck.diagnostics(decoded, file: name, folder: folder, options: options)
 }
 
-/// Pretty, key-sorted JSON text of a Foundation JSON object.
+/// Pretty, key-sorted JSON text of plain JSON values (see `JSONObjects`).
 func jsonText(_ object: Any) throws -> String {
-    let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-    return String(decoding: data, as: UTF8.self)
+    try JSONObjects.text(object, pretty: true)
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where a command writes: standard output and standard error, or buffers in tests.
 package struct Console: Sendable {

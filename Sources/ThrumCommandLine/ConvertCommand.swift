@@ -1,5 +1,7 @@
 import AHAPCodec
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
+import Glibc
 import HapticFormats
 
 let convertCommand = Subcommand(
@@ -79,7 +81,7 @@ func writeTogether(_ outputs: [(path: String, text: String)]) throws {
         do {
             try Data(output.text.utf8).write(to: URL(fileURLWithPath: path))
         } catch {
-            throw CommandFailure(.ioError, "cannot write \(output.path): \(error.localizedDescription)")
+            throw CommandFailure(.ioError, "cannot write \(output.path): \(systemReason(of: error))")
         }
         temporary.append(path)
     }

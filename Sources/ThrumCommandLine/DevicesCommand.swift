@@ -1,5 +1,6 @@
 import ALSAOutput
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import Glibc
 
 /// `thrum devices`: the ALSA playback devices and what each accepts, as text or JSON.
@@ -42,7 +43,7 @@ let devicesCommand = Subcommand(
         let indent = String(repeating: " ", count: width)
         for (device, probe) in zip(devices, probes) {
             let description = device.description.split(separator: "\n").joined(separator: " — ")
-            console.print(device.name.padding(toLength: width, withPad: " ", startingAt: 0) + description)
+            console.print(device.name.padded(to: width) + description)
             switch probe {
             case .success(let capabilities): console.print(indent + DeviceText.summary(capabilities))
             case .failure(let error): console.print(indent + "(cannot open now: \(error.message))")

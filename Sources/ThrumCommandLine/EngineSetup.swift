@@ -1,5 +1,6 @@
 import AudioResources
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import RenderCore
 import Thrum
 
@@ -31,12 +32,12 @@ enum BundledResources {
     private static func imagePath() -> String? {
         let address = UInt(bitPattern: #dsohandle)
         // Read to the end: /proc files say they are empty.
-        guard let file = FileHandle(forReadingAtPath: "/proc/self/maps"), let data = try? file.readToEnd() else { return nil }
+        guard let data = FileBytes.read(path: "/proc/self/maps", limit: 64 << 20) else { return nil }
         for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
             let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
             let range = fields.first?.split(separator: "-").compactMap { UInt($0, radix: 16) } ?? []
             guard fields.count == 6, range.count == 2, range[0] <= address, address < range[1] else { continue }
-            return fields[5].trimmingCharacters(in: .whitespaces)
+            return fields[5].trimmingSpaces
         }
         return nil
     }
@@ -56,7 +57,7 @@ enum BundledResources {
     /// The path of a pattern argument: an existing file as given, else a bundled pattern by name
     /// (case-insensitive, with or without `.ahap`).
     static func patternPath(_ argument: String) -> String {
-        if FileManager.default.fileExists(atPath: argument) || argument.contains("/") { return argument }
+        if FileManager.default.fileExists(atPath: argument) || argument.contains("/" as Character) { return argument }
         guard let folder = patterns, let names = try? FileManager.default.contentsOfDirectory(atPath: folder)
         else { return argument }
         let wanted = argument.lowercased().hasSuffix(".ahap") ? argument.lowercased() : argument.lowercased() + ".ahap"
@@ -145,7 +146,8 @@ enum EngineArguments {
         if let named = namedProfiles.first(where: { $0.name == argument.lowercased() }) { return named.profile }
         let descriptor = FileSystemPath.withCString(argument) { open($0, O_RDONLY | O_CLOEXEC | O_NOCTTY) }
         // A profile is a few hundred bytes; 1 MB is plenty and keeps a wrong path (a device) harmless.
-        let data = descriptor < 0 ? nil : FileHandle(fileDescriptor: descriptor, closeOnDealloc: true).readData(ofLength: 1 << 20)
+        defer { if descriptor >= 0 { close(descriptor) } }
+        let data = descriptor < 0 ? nil : FileBytes.read(descriptor: descriptor, limit: 1 << 20)
         guard let data else {
             throw CommandFailure(
                 .noInput, "actuator profile '\(argument)' is neither default, lra, speaker nor a readable JSON or .acf file")

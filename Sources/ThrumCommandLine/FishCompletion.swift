@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The fish completion script `thrum completions fish` prints, written from the command tables: one
 /// `complete` line per command, option and positional argument.
@@ -78,6 +78,6 @@ enum FishCompletion {
 
     /// A word in single quotes (fish escapes `\` and `'` inside them).
     private static func quoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+        "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
     }
 }

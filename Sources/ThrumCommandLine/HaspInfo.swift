@@ -1,6 +1,7 @@
 import AHAPCodec
 import AudioAnalysis
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import HapticFormats
 
 /// What `thrum info PROJECT.hasp` prints: the project's clips, each with its audio, its designed haptic
@@ -20,7 +21,7 @@ enum HaspInfo {
         for clip in project.clips {
             var object: [String: Any] = ["name": clip.name]
             let found = clip.audioFile.map { FileManager.default.fileExists(atPath: $0) } ?? false
-            object["audio"] = clip.audioPath ?? NSNull()
+            object["audio"] = clip.audioPath ?? JSONNull()
             object["audioFound"] = found
             lines.append("clip \(clip.index + 1): \(clip.name)")
             lines.append("  audio: " + (clip.audioPath.map { $0 + (found ? "" : " (not found)") } ?? "none"))
@@ -28,7 +29,7 @@ enum HaspInfo {
                 let decoded = HapticFileDecoder.decode(root: haptic, file: path)
                 if let file = decoded.file {
                     lines.append(
-                        "  haptic: " + String(format: "%.3f s", file.duration) + ", \(file.amplitude.count) amplitude and "
+                        "  haptic: " + String(cFormat: "%.3f s", file.duration) + ", \(file.amplitude.count) amplitude and "
                             + "\(file.frequencyBreakpoints.count) frequency breakpoints, \(file.emphases.count) emphases")
                     object["duration"] = file.duration
                     object["amplitudeBreakpoints"] = file.amplitude.count
@@ -47,7 +48,7 @@ enum HaspInfo {
                 notes += settingNotes
                 let text = AnalysisSettingsFile.json(settings)
                 lines.append("  settings: \(text)")
-                object["settings"] = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) ?? text
+                object["settings"] = JSONObjects.value(text.utf8) ?? text
             } else {
                 lines.append("  settings: none (the general preset)")
             }
@@ -56,7 +57,7 @@ enum HaspInfo {
         if json {
             console.printExact(
                 try jsonText([
-                    "file": path, "project": project.name ?? NSNull(), "version": project.version ?? NSNull(), "clips": clips,
+                    "file": path, "project": project.name ?? JSONNull(), "version": project.version ?? JSONNull(), "clips": clips,
                     "notes": notes,
                 ]))
         } else {

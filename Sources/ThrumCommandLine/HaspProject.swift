@@ -1,5 +1,6 @@
 import AHAPCodec
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import HapticFormats
 import ThrumModel
 
@@ -70,7 +71,7 @@ struct HaspProject {
         guard case .array(let list) = clipsMember.value.value else {
             throw CommandFailure(.dataError, "\(place(clipsMember.keyPosition)): clips must be a list, not \(clipsMember.value.typeDescription)")
         }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathName.parent(path)
         var clips: [Clip] = []
         for (index, node) in list.enumerated() {
             guard case .object(let members) = node.value else {
@@ -88,7 +89,7 @@ struct HaspProject {
             var audioFile: String?
             if let audioPath {
                 let candidates = [audioPath, filename].compactMap { $0 }.map {
-                    $0.hasPrefix("/") ? $0 : (folder.isEmpty ? $0 : (folder as NSString).appendingPathComponent($0))
+                    $0.hasPrefix("/") ? $0 : (folder.isEmpty ? $0 : PathName.appending(folder, $0))
                 }
                 audioFile = candidates.first { FileManager.default.fileExists(atPath: $0) } ?? candidates.first
             }

@@ -1,6 +1,6 @@
 import AHAPCodec
 import AudioAnalysis
-import Foundation
+import FoundationEssentials
 
 /// Meta Haptics Studio's analysis settings (a `.hasp` clip's `settings`: the serde form of
 /// `OfflineAnalysisSettings` in meta-haptics-sdk's `audio_analysis`) as Thrum's ``AnalysisSettings``.

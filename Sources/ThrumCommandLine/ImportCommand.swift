@@ -1,5 +1,6 @@
 import AHAPCodec
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import HapticFormats
 
 let importCommand = Subcommand(
@@ -63,7 +64,7 @@ let importCommand = Subcommand(
                 counter += 1
             }
             used.insert(stem.lowercased())
-            let base = (folder as NSString).appendingPathComponent(stem)
+            let base = PathName.appending(folder, stem)
             if format == "haptic" {
                 outputs.append((base + ".haptic", JSONNodeText.text(haptic) + "\n"))
             } else {
@@ -76,14 +77,14 @@ let importCommand = Subcommand(
                     outputs.append((split ? FormatConverter.splitPaths(base + ".ahap").continuous : base + ".ahap", AHAPEncoder.encode(export.continuous)))
                 }
             }
-            let ext = (audio as NSString).pathExtension
+            let ext = PathName.fileExtension(audio)
             copies.append((audio, base + (ext.isEmpty ? "" : "." + ext)))
             written.append(stem)
         }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw CommandFailure(.ioError, "cannot make the folder '\(folder)': \(error.localizedDescription)")
+            throw CommandFailure(.ioError, "cannot make the folder '\(folder)': \(systemReason(of: error))")
         }
         for output in outputs { try writeText(output.text, to: output.path) }
         for copy in copies {
@@ -93,7 +94,7 @@ let importCommand = Subcommand(
             do {
                 try data.write(to: URL(fileURLWithPath: copy.to), options: .atomic)
             } catch {
-                throw CommandFailure(.ioError, "cannot write '\(copy.to)': \(error.localizedDescription) (check that the folder is writable)")
+                throw CommandFailure(.ioError, "cannot write '\(copy.to)': \(systemReason(of: error)) (check that the folder is writable)")
             }
         }
         console.print(

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import RenderCore
 import Thrum
 import ThrumModel
@@ -59,7 +60,7 @@ struct ActuatorSummary {
                 let peak = haptic.map { $0.value(of: .hapticIntensity) }.max() ?? 0
                 lines.append(
                     "    \(file): \(haptic.count) haptic event\(haptic.count == 1 ? "" : "s"), "
-                        + String(format: "%.3f s, peak intensity %.2f", pattern.duration, peak))
+                        + String(cFormat: "%.3f s, peak intensity %.2f", pattern.duration, peak))
             }
         }
         return lines.joined(separator: "\n")
@@ -91,6 +92,6 @@ struct ActuatorSummary {
 
     /// A number for the summary: `230`, `0.8`, `-1`.
     static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(format: "%g", value)
+        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(cFormat: "%g", value)
     }
 }

@@ -1,6 +1,7 @@
 import AHAPCodec
 import AudioResources
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import HapticFormats
 import Thrum
 import ThrumModel
@@ -41,7 +42,7 @@ struct PatternSummary {
         func list(_ items: [(String, Int)]) -> String {
             items.isEmpty ? "" : " (" + items.map { "\($0.0) \($0.1)" }.joined(separator: ", ") + ")"
         }
-        let folder = (file as NSString).deletingLastPathComponent
+        let folder = PathName.parent(file)
         var lines = [
             "file: \(file)",
             "version: \(pattern.version.map { "\($0)" } ?? "missing (1.0 assumed)")",
@@ -50,15 +51,15 @@ struct PatternSummary {
             lines.append("description: \(description.value)")
         }
         lines += [
-            "duration: \(String(format: "%.3f", duration)) s",
+            "duration: \(String(cFormat: "%.3f", duration)) s",
             "events: \(pattern.events.count)" + list(eventCounts.filter { $0.1 > 0 }),
             "parameter curves: \(pattern.curves.count)" + list(counts(of: pattern.curves.map(\.id))),
             "parameter steps: \(pattern.parameters.count)" + list(counts(of: pattern.parameters.map(\.id))),
             "audio files: " + (audioFiles.isEmpty ? "none" : audioFiles.map { path in
-                let found = FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(path))
+                let found = FileManager.default.fileExists(atPath: PathName.appending(folder, path))
                 return path + (found ? "" : " (not next to the pattern)")
             }.joined(separator: ", ")),
-            "peak intensity: \(String(format: "%.2f", peakIntensity))",
+            "peak intensity: \(String(cFormat: "%.2f", peakIntensity))",
             "warnings: \(warnings)",
         ]
         return lines.joined(separator: "\n")
@@ -67,7 +68,7 @@ struct PatternSummary {
     var jsonObject: [String: Any] {
         [
             "file": file,
-            "version": pattern.version as Any? ?? NSNull(),
+            "version": pattern.version as Any? ?? JSONNull(),
             "duration": duration,
             "events": Dictionary(uniqueKeysWithValues: eventCounts),
             "eventCount": pattern.events.count,
@@ -96,12 +97,12 @@ struct HapticSummary {
         if let description = file.metadata?.description, !description.isEmpty { lines.append("description: \(description)") }
         let frequency = file.frequencyBreakpoints.map(\.frequency)
         lines += [
-            "duration: \(String(format: "%.3f", file.duration)) s (from \(String(format: "%.3f", file.start)) s)",
-            "amplitude breakpoints: \(file.amplitude.count) (peak \(String(format: "%.2f", peakAmplitude)))",
+            "duration: \(String(cFormat: "%.3f", file.duration)) s (from \(String(cFormat: "%.3f", file.start)) s)",
+            "amplitude breakpoints: \(file.amplitude.count) (peak \(String(cFormat: "%.2f", peakAmplitude)))",
             "frequency breakpoints: \(frequency.count)"
-                + (frequency.isEmpty ? " (0.5 throughout)" : String(format: " (%.2f–%.2f)", frequency.min() ?? 0, frequency.max() ?? 0)),
+                + (frequency.isEmpty ? " (0.5 throughout)" : String(cFormat: " (%.2f–%.2f)", frequency.min() ?? 0, frequency.max() ?? 0)),
             "emphasis points: \(file.emphases.count)"
-                + (file.emphases.isEmpty ? "" : " (peak \(String(format: "%.2f", peakEmphasis)))"),
+                + (file.emphases.isEmpty ? "" : " (peak \(String(cFormat: "%.2f", peakEmphasis)))"),
             "warnings: \(warnings)",
         ]
         return lines.joined(separator: "\n")
@@ -170,7 +171,7 @@ let infoCommand = Subcommand(
                 // Audio files count in the duration: each one found next to the pattern (or, for a bundled
                 // pattern, in Resources/Audio) is probed for its length.
                 let resolver = ResourcePathResolver(roots: path == "-" ? [] : BundledResources.audioRoots(for: path))
-                let parent = (path as NSString).deletingLastPathComponent
+                let parent = PathName.parent(path)
                 let folder: String? = path == "-" ? nil : parent.isEmpty ? "." : parent
                 let duration = pattern.duration { index in
                     guard let file = pattern.events[index].waveformPath,

@@ -1,5 +1,6 @@
 import AHAPCodec
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import HapticFormats
 import RenderCore
 import Thrum
@@ -141,7 +142,7 @@ package enum LibraryCalls {
             throw failure(error, patternPath: PatternInput.displayName(path))
         }
         return diagnostics.map { diagnostic in
-            let prefix = diagnostic.formatted.range(of: ": \(diagnostic.severity.rawValue): ")
+            let prefix = diagnostic.formatted.firstRange(of: ": \(diagnostic.severity.rawValue): ")
             return Finding(
                 file: diagnostic.file ?? PatternInput.displayName(path), line: diagnostic.line ?? 0,
                 column: diagnostic.column ?? 0, severity: diagnostic.severity.rawValue,
@@ -249,7 +250,7 @@ package enum LibraryCalls {
 
 /// Lines written by a command in this process, gathered from any thread.
 private final class CapturedLines: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var text = ""
 
     func append(_ chunk: String) { lock.withLock { text += chunk } }

@@ -1,5 +1,6 @@
 import ALSAOutput
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import RenderCore
 import Thrum
 
@@ -15,7 +16,7 @@ extension LibraryCalls {
         let device: GCDeviceHaptics
         /// The ALSA device name.
         package let deviceName: String
-        private let lock = NSLock()
+        private let lock = Lock()
         private var engines: [GCHapticsLocality: CHHapticEngine] = [:]
         private var closed = false
         /// `--onset-log FILE.jsonl`: every onset played, written when the engine closes.

@@ -1,5 +1,6 @@
 import AHAPCodec
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import ThrumModel
 
 let listCommand = Subcommand(
@@ -31,8 +32,8 @@ let listCommand = Subcommand(
         for row in rows {
             let firstSentence = row.description.components(separatedBy: ". ").first ?? ""
             console.print(
-                row.name.padding(toLength: width, withPad: " ", startingAt: 0)
-                    + String(format: "%6.2f s  ", row.duration) + firstSentence)
+                row.name.padded(to: width)
+                    + String(cFormat: "%6.2f s  ", row.duration) + firstSentence)
         }
         return .ok
     })

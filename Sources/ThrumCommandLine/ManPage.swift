@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 
 /// Man pages in roff (man(7) macros) written from the command tables `--help` reads: `thrum(1)` and
 /// `thrum-COMMAND(1)` for each command. `thrum man [COMMAND]` prints them; the package build writes them
@@ -103,7 +104,7 @@ enum ManPage {
         var out = ""
         var previous = ""
         for line in details.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingSpaces
             if trimmed.isEmpty {
                 out += ".PP\n"
             } else {
@@ -123,6 +124,6 @@ enum ManPage {
 
     /// Roff escapes: a backslash prints as `\e`, a dash as the minus sign options are typed with.
     static func escape(_ string: String) -> String {
-        string.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        string.replacing("\\", with: "\\e").replacing("-", with: "\\-")
     }
 }

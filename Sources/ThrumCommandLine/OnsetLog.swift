@@ -1,6 +1,7 @@
 import AHAPCodec
 import AudioResources
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import Thrum
 
 /// `thrum play --onset-log FILE.jsonl`: one JSON line per event onset, collected from the engine's
@@ -14,7 +15,7 @@ import Thrum
 final class OnsetLog: @unchecked Sendable {
     /// The file, as given.
     let path: String
-    private let lock = NSLock()
+    private let lock = Lock()
     private var text: [UInt8] = []
     private var count = 0
     /// The pattern each player plays (`ThrumPlayerState.playerID` → the PATTERN argument).
@@ -26,12 +27,12 @@ final class OnsetLog: @unchecked Sendable {
     /// - Throws: `CommandFailure` (exit 73) naming the file and what to do.
     init(path: String) throws {
         self.path = path
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+        var isFolder = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder {
             throw CommandFailure(.cantCreate, "cannot create onset log '\(path)': it is a folder; give a file name")
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder else {
             throw CommandFailure(.cantCreate, "cannot create onset log '\(path)': folder '\(folder)' does not exist")
         }
         guard access(folder, W_OK) == 0 else {
@@ -74,7 +75,7 @@ final class OnsetLog: @unchecked Sendable {
 
     /// One JSON line (keys in a fixed order; `dac_time` null when unknown, `pattern` null when unnamed).
     static func line(_ onset: ThrumOnset, pattern: String?) -> String {
-        let dac = onset.dacTime.map { String(format: "%.9f", $0) } ?? "null"
+        let dac = onset.dacTime.map { String(cFormat: "%.9f", $0) } ?? "null"
         return "{\"pattern_time\":\(number(onset.patternTime)),\"stream_frame\":\(onset.streamFrame),"
             + "\"engine_time\":\(number(onset.engineTime)),\"dac_time\":\(dac),"
             + "\"pattern\":\(pattern.map(jsonString) ?? "null"),\"player\":\(onset.playerID),"

@@ -1,6 +1,6 @@
 import AHAPCodec
 import AudioResources
-import Foundation
+import FoundationEssentials
 import Glibc
 import HapticFormats
 import ThrumModel

@@ -3,7 +3,8 @@ import ALSAOutput
 import AHAPCodec
 @preconcurrency import Dispatch
 import Glibc
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import HapticFormats
 import RenderCore
 import Synchronization
@@ -133,7 +134,7 @@ let playCommand = Subcommand(
         let losses = OfflineRender.Outcome(frames: 0, droppedEvents: dropped, zeroedSamples: zeroed)
             .losses(voices: options.maxVoices)
         console.print(
-            "played \(path) on '\(device)': \(String(format: "%.3f", seconds)) s, \(xruns) xrun\(xruns == 1 ? "" : "s")"
+            "played \(path) on '\(device)': \(String(cFormat: "%.3f", seconds)) s, \(xruns) xrun\(xruns == 1 ? "" : "s")"
                 + losses)
         if spins > 0 {
             console.error(

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import Thrum
 
 /// The wait loop of `thrum play`: ends when every pattern has ended, on --duration, q, Ctrl-C or device
@@ -67,7 +68,7 @@ struct PlaySession {
                     console.writeErr("\r\u{1B}[K" + line.text)
                 }
             }
-            Thread.sleep(forTimeInterval: 0.005)
+            Threads.sleep(seconds: 0.005)
         }
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import Thrum
 
 /// `thrum play --onset-log FILE.jsonl` and `--start-at T` (docs/timing.md).
@@ -29,8 +30,8 @@ struct PlayTiming {
         let now = ThrumClock.monotonicNow()
         guard time <= now else { return }
         throw UsageError(
-            message: "\(name) \(String(format: "%.6f", time)) is in the past: CLOCK_MONOTONIC reads "
-                + "\(String(format: "%.6f", now)) s now; give a later time")
+            message: "\(name) \(String(cFormat: "%.6f", time)) is in the past: CLOCK_MONOTONIC reads "
+                + "\(String(cFormat: "%.6f", now)) s now; give a later time")
     }
 
     /// Sends every onset to the log (before the engine is made).
@@ -82,9 +83,9 @@ struct PlayTiming {
         guard time >= earliest else {
             let soonest = engine.outputTime(forEngineTime: earliest) ?? startAt
             throw UsageError(
-                message: "\(name) \(String(format: "%.6f", startAt)) is too soon for the device's buffer; "
-                    + "the earliest start now is \(String(format: "%.6f", soonest)) (give a time at least "
-                    + "\(String(format: "%.0f", Double(engine.bufferFrames) * 1000 / engine.options.sampleRate + 50)) ms ahead)")
+                message: "\(name) \(String(cFormat: "%.6f", startAt)) is too soon for the device's buffer; "
+                    + "the earliest start now is \(String(cFormat: "%.6f", soonest)) (give a time at least "
+                    + "\(String(cFormat: "%.0f", Double(engine.bufferFrames) * 1000 / engine.options.sampleRate + 50)) ms ahead)")
         }
         return time
     }

@@ -1,8 +1,9 @@
 import AudioResources
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import RenderCore
 import Thrum
-import Synchronization
+import Glibc
 import ThrumModel
 
 /// PNG output: the SVG converted by `rsvg-convert` (Debian package `librsvg2-bin`).
@@ -24,47 +25,35 @@ enum PlotPNG {
         return nil
     }
 
-    /// Converts `svg` to PNG with the tool at `toolPath`, which writes to a pipe; the caller writes the
-    /// file (so a failing converter leaves no half-written file).
+    /// Converts `svg` to PNG with the tool at `toolPath`, which writes into a temporary folder; the caller
+    /// writes the file (so a failing converter leaves no half-written file).
     static func convert(_ svg: String, toolPath: String) throws -> Data {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-plot-\(UUID().uuidString)")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw CommandFailure(.ioError, "cannot create a temporary folder: \(error.localizedDescription)")
+            throw CommandFailure(.ioError, "cannot create a temporary folder: \(systemReason(of: error))")
         }
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = folder.appendingPathComponent("plot.svg")
+        let input = folder.appendingPathComponent("plot.svg").path
+        let output = folder.appendingPathComponent("plot.png").path
+        let errors = folder.appendingPathComponent("errors.txt").path
         do {
-            try Data(svg.utf8).write(to: input)
+            try Data(svg.utf8).write(to: URL(fileURLWithPath: input))
         } catch {
-            throw CommandFailure(.ioError, "cannot write a temporary SVG: \(error.localizedDescription)")
+            throw CommandFailure(.ioError, "cannot write a temporary SVG: \(systemReason(of: error))")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: toolPath)
-        process.arguments = ["--format", "png", "--background-color", "white", input.path]
-        let errors = Pipe()
-        let png = Pipe()
-        process.standardError = errors
-        process.standardOutput = png
+        let converter: pid_t
         do {
-            try process.run()
+            converter = try Subprocess.spawn(
+                toolPath, ["--format", "png", "--background-color", "white", input], output: output, error: errors)
         } catch {
-            throw CommandFailure(.unavailable, "cannot run \(toolPath): \(error.localizedDescription); " + missingToolMessage)
+            throw CommandFailure(.unavailable, "\(error); " + missingToolMessage)
         }
-        // Read both pipes at once, so neither can fill up and stall the converter.
-        let collected = Mutex(Data())
-        let errorsRead = DispatchSemaphore(value: 0)
-        Thread {
-            collected.withLock { $0 = errors.fileHandleForReading.readDataToEndOfFile() }
-            errorsRead.signal()
-        }.start()
-        let image = png.fileHandleForReading.readDataToEndOfFile()
-        errorsRead.wait()
-        process.waitUntilExit()
-        let message = String(decoding: collected.withLock { $0 }, as: UTF8.self)
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            let detail = message.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "\n", with: "; ")
+        let ending = Subprocess.wait(converter)
+        guard ending == .exited(0), let image = FileManager.default.contents(atPath: output) else {
+            let message = String(decoding: FileManager.default.contents(atPath: errors) ?? Data(), as: UTF8.self)
+            let detail = message.trimmingSpacesAndNewlines.replacing("\n", with: "; ")
             throw CommandFailure(.ioError, "\(tool) could not convert the plot to PNG" + (detail.isEmpty ? "" : ": \(detail)"))
         }
         return image
@@ -108,11 +97,11 @@ let plotCommand = Subcommand(
             throw UsageError(message: "'thrum plot' needs -o FILE (an .svg or .png file to write)")
         }
         let toStandardOutput = output == "-"
-        let format = toStandardOutput ? "svg" : (output as NSString).pathExtension.lowercased()
+        let format = toStandardOutput ? "svg" : PathName.fileExtension(output).lowercased()
         guard format == "svg" || format == "png" else {
             throw UsageError(
                 message: "-o \(output): the file name must end in .svg or .png"
-                    + (format.isEmpty ? "" : ", not .\((output as NSString).pathExtension)") + " (or be - for SVG on standard output)")
+                    + (format.isEmpty ? "" : ", not .\(PathName.fileExtension(output))") + " (or be - for SVG on standard output)")
         }
         let width = try arguments.int(.width, in: 400...8000) ?? 1200
         let duration = try arguments.double(.duration, in: 0.001...maxPlotSeconds)
@@ -169,7 +158,7 @@ let plotCommand = Subcommand(
         if duration == nil, let loopEnd { end = max(end, loopEnd) }
         if end <= 0 { end = 0.1 }
         let profile = options.actuators.first { $0.name == actuators[0] }?.profile ?? options.actuatorProfile
-        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let name = PathName.removingExtension(PathName.lastComponent(path))
         var timeline: PlotTimeline
         do {
             timeline = try PlotTimeline(
@@ -201,7 +190,7 @@ let plotCommand = Subcommand(
             }
         }
         let summary =
-            "wrote \(toStandardOutput ? "standard output" : output): \(width) px wide, \(String(format: "%.3f", end)) s, \(pattern.data.events.count) event\(pattern.data.events.count == 1 ? "" : "s")"
+            "wrote \(toStandardOutput ? "standard output" : output): \(width) px wide, \(String(cFormat: "%.3f", end)) s, \(pattern.data.events.count) event\(pattern.data.events.count == 1 ? "" : "s")"
         if toStandardOutput { console.error(summary) } else { console.print(summary) }
         return .ok
     })

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import RenderCore
 import ThrumModel
 
@@ -131,13 +132,13 @@ struct PlotSVG {
         let headerLeft = 12.0
         let headerRight = Double(width) - 12
         let title =
-            "\(timeline.name) — \(String(format: "%.3f", timeline.duration)) s"
+            "\(timeline.name) — \(String(cFormat: "%.3f", timeline.duration)) s"
             + (timeline.soundingEnd > timeline.duration + 0.0005
-                ? " (\(String(format: "%.3f", timeline.soundingEnd)) s with tails)" : "")
+                ? " (\(String(cFormat: "%.3f", timeline.soundingEnd)) s with tails)" : "")
         let subtitle =
             "\(counted(pattern.events.count, "event")), \(counted(pattern.parameters.count, "parameter step")), "
             + "\(counted(pattern.curves.count, "curve")); rendered at \(Int(timeline.sampleRate)) Hz, "
-            + "\(String(format: "%.3f", timeline.end)) s shown"
+            + "\(String(cFormat: "%.3f", timeline.end)) s shown"
         // Long titles on narrow plots shrink to fit (bold text is about 10 % wider).
         let available = headerRight - headerLeft
         let titleSize = min(18, (available / (PlotStyle.textWidth(title, size: 1) * 1.1)).rounded(.down))
@@ -277,7 +278,7 @@ struct PlotSVG {
                 parameter.append(SVGElement("line", ["x1": c(plotLeft), "y1": c(vy), "x2": c(plotRight), "y2": c(vy), "stroke": "#e4e4e4"]))
             }
             parameter.append(
-                text(String(format: "%.1f", value), x: plotRight + 3, y: vy + (value == 1 ? 9 : value == 0 ? -2 : 4), size: 10, fill: "#777"))
+                text(String(cFormat: "%.1f", value), x: plotRight + 3, y: vy + (value == 1 ? 9 : value == 0 ? -2 : 4), size: 10, fill: "#777"))
         }
         var intensityPath = ""
         var sharpnessPath = ""
@@ -350,7 +351,7 @@ struct PlotSVG {
             while peak > 0, Float(zoom) * peak < 0.25, zoom < 64 { zoom *= 2 }
             waves.append(
                 text(
-                    peak > 0 ? String(format: "peak %.2f", peak) + (zoom > 1 ? " ×\(zoom)" : "") : "silent",
+                    peak > 0 ? String(cFormat: "peak %.2f", peak) + (zoom > 1 ? " ×\(zoom)" : "") : "silent",
                     x: plotLeft - 8, y: mid + 14, size: 10, anchor: "end", fill: "#777"))
             waves.append(SVGElement("line", ["x1": c(plotLeft), "y1": c(mid), "x2": c(plotRight), "y2": c(mid), "stroke": "#ccc"]))
             let envelope = timeline.envelope(samples, columns: columns)
@@ -429,10 +430,10 @@ struct PlotSVG {
         var parts = ["\(event.type.rawValue) at \(SVGText.number(event.time)) s"]
         if event.playedDuration > 0 { parts.append("duration \(SVGText.number(event.playedDuration)) s") }
         if event.type.isHaptic {
-            parts.append("intensity \(String(format: "%.2f", event.value(of: .hapticIntensity)))")
-            parts.append("sharpness \(String(format: "%.2f", event.value(of: .hapticSharpness)))")
+            parts.append("intensity \(String(cFormat: "%.2f", event.value(of: .hapticIntensity)))")
+            parts.append("sharpness \(String(cFormat: "%.2f", event.value(of: .hapticSharpness)))")
         } else if event.type.isKnown {
-            parts.append("volume \(String(format: "%.2f", event.value(of: .audioVolume)))")
+            parts.append("volume \(String(cFormat: "%.2f", event.value(of: .audioVolume)))")
         }
         if let path = event.waveformPath { parts.append("file \(path)") }
         return parts.joined(separator: ", ")

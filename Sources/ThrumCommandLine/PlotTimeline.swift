@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import FoundationStandIns
 import RenderCore
 import ThrumModel
 
@@ -155,7 +157,7 @@ enum PlotStyle {
         case .hapticContinuous: "C"
         case .audioContinuous: "A"
         case .audioCustom:
-            event.waveformPath.map { ($0 as NSString).lastPathComponent }
+            event.waveformPath.map(PathName.lastComponent)
                 ?? event.audioResourceID.map { "resource \($0)" } ?? "audio"
         default: String(event.type.rawValue.prefix(1))
         }
@@ -199,5 +201,5 @@ struct AxisTicks {
         self.values = values
     }
 
-    func label(_ value: Double) -> String { String(format: "%.\(decimals)f", value) }
+    func label(_ value: Double) -> String { String(cFormat: "%.\(decimals)f", value) }
 }

@@ -1,5 +1,6 @@
 import AudioResources
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import RenderCore
 import Thrum
 
@@ -52,7 +53,7 @@ struct OutputMeter {
     private static func larger(_ peak: Float, _ magnitude: Float) -> Float { peak < magnitude ? magnitude : peak }
 
     static func decibels(_ peak: Float) -> String {
-        peak > 0 ? String(format: "%.1f dBFS", 20 * log10(Double(peak))) : "silent"
+        peak > 0 ? String(cFormat: "%.1f dBFS", 20 * log10(Double(peak))) : "silent"
     }
 }
 
@@ -95,7 +96,7 @@ let renderCommand = Subcommand(
             throw UsageError(message: "'thrum render' needs -o FILE (the file to write)")
         }
         let toStandardOutput = output == "-"
-        let fileExtension = toStandardOutput ? "wav" : (output as NSString).pathExtension.lowercased()
+        let fileExtension = toStandardOutput ? "wav" : PathName.fileExtension(output).lowercased()
         guard AudioFileWriter.supportedExtensions.contains(fileExtension) else {
             let known = AudioFileWriter.supportedExtensions.map { "." + $0 }.joined(separator: " ")
             throw UsageError(
@@ -148,10 +149,10 @@ let renderCommand = Subcommand(
         }
         let labels = options.channelMap.description.split(separator: ",")
         let peaks = zip(labels, meter.peaks).map { label, peak in
-            "\(label) \(String(format: "%.3f", peak)) (\(OutputMeter.decibels(peak)))"
+            "\(label) \(String(cFormat: "%.3f", peak)) (\(OutputMeter.decibels(peak)))"
         }
         let summary =
-            "wrote \(toStandardOutput ? "standard output" : output): \(outcome.frames) frames (\(String(format: "%.3f", Double(outcome.frames) / options.sampleRate)) s) at \(rate) Hz, "
+            "wrote \(toStandardOutput ? "standard output" : output): \(outcome.frames) frames (\(String(cFormat: "%.3f", Double(outcome.frames) / options.sampleRate)) s) at \(rate) Hz, "
             + "\(writer.formatName); peak \(peaks.joined(separator: ", ")); \(writer.clippedSampleCount) clipped samples"
             + outcome.losses(voices: options.maxVoices)
         if toStandardOutput { console.error(summary) } else { console.print(summary) }
@@ -215,7 +216,7 @@ struct ProgressBar {
         let fraction = min(Double(frames) / Double(totalFrames), 1)
         let filled = Int((fraction * 20).rounded(.down))
         return "rendering [" + String(repeating: "#", count: filled) + String(repeating: "-", count: 20 - filled)
-            + "] " + String(format: "%3d%%  %.1f / %.1f s", Int(fraction * 100), Double(frames) / sampleRate,
+            + "] " + String(cFormat: "%3ld%%  %.1f / %.1f s", Int(fraction * 100), Double(frames) / sampleRate,
                 Double(totalFrames) / sampleRate)
     }
 

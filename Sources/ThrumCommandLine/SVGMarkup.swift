@@ -1,16 +1,17 @@
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 
 /// Numbers and text as they appear in the SVG: fixed formats so the output is deterministic.
 enum SVGText {
     /// A coordinate with one decimal ("-0.0" written as "0.0").
     static func coordinate(_ value: Double) -> String {
-        let text = String(format: "%.1f", value)
+        let text = String(cFormat: "%.1f", value)
         return text == "-0.0" ? "0.0" : text
     }
 
     /// A time or value with up to six decimals and no trailing zeros: 0.25, 1, 0.123457.
     static func number(_ value: Double) -> String {
-        var text = String(format: "%.6f", value)
+        var text = String(cFormat: "%.6f", value)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text == "-0" ? "0" : text

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import Glibc
 import ThrumStudio
 
@@ -29,11 +30,11 @@ let studioCommand = Subcommand(
             """),
     run: { arguments, console in
         let argument = arguments.positionals.first ?? FileManager.default.currentDirectoryPath
-        var isFolder: ObjCBool = false
+        var isFolder = false
         guard FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder) else {
             throw CommandFailure(.noInput, "cannot open '\(argument)': no such file or folder (check the path)")
         }
-        let folder = isFolder.boolValue ? argument : (argument as NSString).deletingLastPathComponent
+        let folder = isFolder ? argument : PathName.parent(argument)
         guard let root = StudioRoot(folder.isEmpty ? "." : folder) else {
             throw CommandFailure(.noInput, "cannot use '\(folder)' as the studio's folder")
         }
@@ -62,7 +63,7 @@ let studioCommand = Subcommand(
         }
         studio.listening(host: host, port: server.port)
         studio.startTicker()
-        if !isFolder.boolValue, let name = root.relative(argument) { studio.openAtStart(name) }
+        if !isFolder, let name = root.relative(argument) { studio.openAtStart(name) }
         let shown = host.contains(":") ? "[\(host)]" : host
         let address = "http://\(shown):\(server.port)/?token=\(studio.access.token)"
         console.printExact("Thrum Studio: \(address)")
@@ -78,10 +79,6 @@ let studioCommand = Subcommand(
 
 /// Opens `address` with xdg-open, detached; a desktop without it simply does not open a page.
 private func openInBrowser(_ address: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["xdg-open", address]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try? process.run()
+    guard let opener = try? Subprocess.spawn("/usr/bin/env", ["xdg-open", address]) else { return }
+    Threads.detach(name: "thrum-xdg-open") { _ = Subprocess.wait(opener) }
 }

@@ -1,7 +1,7 @@
 import AHAPCodec
 import AudioAnalysis
 import AudioResources
-import Foundation
+import FoundationEssentials
 import HapticFormats
 import Thrum
 import ThrumModel
@@ -128,7 +128,7 @@ struct CommandLineStudioToolbox: StudioToolbox {
             if !settings.isEmpty {
                 let file = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-studio-\(UUID().uuidString).json").path
                 defer { unlink(file) }
-                try JSONSerialization.data(withJSONObject: settings).write(to: URL(fileURLWithPath: file))
+                try Data(JSONObjects.text(settings).utf8).write(to: URL(fileURLWithPath: file))
                 chosen = try AnalysisSettingsFile.read(file, base: base, presetGiven: preset != nil).0
             }
             try chosen.validate()
@@ -136,7 +136,7 @@ struct CommandLineStudioToolbox: StudioToolbox {
         } catch {
             let message = (error as? UsageError)?.message ?? (error as? CommandFailure)?.message ?? "\(error)"
             // The reader names its temporary file; the page knows the settings as "settings".
-            throw HTTPError(400, "settings: " + message.replacingOccurrences(of: #"^/\S*\.json(:\d+:\d+)?: "#, with: "", options: .regularExpression))
+            throw HTTPError(400, "settings: " + message.replacing(#/^\/\S*\.json(:\d+:\d+)?: /#, with: ""))
         }
     }
 

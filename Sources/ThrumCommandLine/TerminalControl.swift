@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import Glibc
 
 /// The terminal settings saved before raw mode, restored on every way out (normal exit, Ctrl-C, crash).
@@ -123,14 +124,14 @@ struct StatusLine {
 
     static func clock(_ seconds: Double) -> String {
         let total = max(0, seconds)
-        return String(format: "%d:%05.2f", Int(total) / 60, total.truncatingRemainder(dividingBy: 60))
+        return String(cFormat: "%ld:%05.2f", Int(total) / 60, total.truncatingRemainder(dividingBy: 60))
     }
 
     var text: String {
         var parts = [
             (paused ? "❚❚ " : "▶ ") + "\(Self.clock(position)) / \(Self.clock(duration))",
             looping ? "loop \(loopCount + 1)" : "once",
-            String(format: "rate ×%.2f", rate),
+            String(cFormat: "rate ×%.2f", rate),
             "xruns \(xruns)",
         ]
         if hapticsMuted { parts.append("haptics muted") }

@@ -1,6 +1,7 @@
-import AudioResources
 import ALSAOutput
-import Foundation
+import AudioResources
+import FoundationEssentials
+import FoundationStandIns
 import Thrum
 import ThrumModel
 
@@ -32,7 +33,7 @@ package enum ThrumCommandLine {
             "Thrum plays and renders Core Haptics patterns (AHAP files, and .haptic files) on Linux.", "", "commands:",
         ]
         for command in commands {
-            lines.append("  " + command.spec.name.padding(toLength: width, withPad: " ", startingAt: 0) + command.spec.summary)
+            lines.append("  " + command.spec.name.padded(to: width) + command.spec.summary)
         }
         lines += [
             "", "Run 'thrum COMMAND --help' for a command's options; 'thrum --version' for the version.",

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The zsh completion script `thrum completions zsh` prints, written from the command tables: one
 /// `_arguments` call per command, and one small function per kind of value.
@@ -19,7 +19,7 @@ enum ZshCompletion {
                 let description = "[" + bracketEscaped(option.help) + "]"
                 var value = ""
                 if let name = option.valueName {
-                    value = ":" + name.replacingOccurrences(of: ":", with: "\\:") + ":" + function(for: option.values)
+                    value = ":" + name.replacing(":", with: "\\:") + ":" + function(for: option.values)
                 }
                 if let short = option.short {
                     specs.append(quoted(exclusive + "-\(short)" + (value.isEmpty ? "" : "+") + description + value))
@@ -30,13 +30,13 @@ enum ZshCompletion {
             }
             if command.maxPositionals != 0 {
                 let many = command.maxPositionals == 1 ? "1" : "*"
-                let name = command.positionalUsage.replacingOccurrences(of: ":", with: "\\:")
+                let name = command.positionalUsage.replacing(":", with: "\\:")
                 specs.append(quoted("\(many):\(name):\(function(for: command.positionalValues))"))
             }
             cases += "        \(command.name))\n            _arguments -s -S \\\n                "
                 + specs.joined(separator: " \\\n                ") + "\n            ;;\n"
         }
-        let described = commands.map { quoted($0.name + ":" + $0.summary.replacingOccurrences(of: ":", with: "\\:")) }
+        let described = commands.map { quoted($0.name + ":" + $0.summary.replacing(":", with: "\\:")) }
         var helpers = ""
         for (index, values) in kinds.enumerated() {
             helpers += "_thrum_values_\(index)() {\n    local ret=1\n" + steps(values).map { "    \($0) && ret=0\n" }.joined()
@@ -99,12 +99,12 @@ enum ZshCompletion {
 
     /// A word in single quotes.
     private static func quoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "'" + text.replacing("'", with: "'\\''") + "'"
     }
 
     /// Text inside `[…]` of an option spec: brackets escaped.
     private static func bracketEscaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "[", with: "\\[")
-            .replacingOccurrences(of: "]", with: "\\]")
+        text.replacing("\\", with: "\\\\").replacing("[", with: "\\[")
+            .replacing("]", with: "\\]")
     }
 }

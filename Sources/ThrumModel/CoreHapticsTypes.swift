@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A parameter of one event (`CHHapticEventParameter`). Not thread-safe: a mutable reference type, as in Core Haptics.
 public final class CHHapticEventParameter {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The error domain of Core Haptics errors.
 public let CHHapticErrorDomain = "com.apple.CoreHaptics"

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The engine-clock time meaning "as soon as possible": the next frame the render thread produces.
 public let CHHapticTimeImmediate: TimeInterval = 0

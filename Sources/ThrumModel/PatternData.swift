@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Limits Core Haptics applies to patterns.
 package enum HapticLimits {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 
 /// A problem found in a pattern: an error Core Haptics would refuse, or a warning about something it
 /// quietly changes. The codec adds the file position; the engine throws the first error.
@@ -307,7 +308,7 @@ package enum PatternValidator {
 
     /// A number for messages: shortest exact form (`0.5`, `30`, `-1.25`); from 10⁷ on, `%g` (`2e+14`).
     package static func formatted(_ value: Double) -> String {
-        if value.isFinite && abs(value) >= 1e7 { return String(format: "%g", value) }
+        if value.isFinite && abs(value) >= 1e7 { return String(cFormat: "%g", value) }
         if value.isFinite && value == value.rounded() { return String(Int64(value)) }
         return "\(value)"
     }

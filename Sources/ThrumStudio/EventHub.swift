@@ -1,11 +1,14 @@
-import Foundation
+import Dispatch
+import AHAPCodec
+import FoundationEssentials
+import FoundationStandIns
 
 /// The open WebSocket connections of `/api/events` and the messages sent to them. Messages are written
 /// under one lock, so a connection never sees two writers, by a serial queue of their own, so neither the
 /// position clock nor a request ever waits for a slow client; a connection whose write fails (closed, or
 /// not read within civetweb's timeout) is dropped from the list and never written again. Thread-safe.
 package final class EventHub: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var clients: [ObjectIdentifier: WebSocketClient] = [:]
     private let sender = DispatchQueue(label: "thrum-studio-events")
 
@@ -37,7 +40,6 @@ package final class EventHub: @unchecked Sendable {
     }
 
     static func text(_ message: [String: Any]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: message, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        (try? JSONObjects.text(message)) ?? "{}"
     }
 }

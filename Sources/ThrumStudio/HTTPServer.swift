@@ -1,5 +1,9 @@
+import Dispatch
+import AHAPCodec
 import CCivetWeb
-import Foundation
+import FoundationEssentials
+import Glibc
+import FoundationStandIns
 
 /// A request as civetweb parsed it: method, decoded path, raw query, headers and (once admitted) the body.
 /// A value; thread-safe.
@@ -50,9 +54,9 @@ package struct HTTPResponse: Sendable {
         self.headers = headers
     }
 
-    /// A JSON answer with `object` (a Foundation JSON object) as its body.
+    /// A JSON answer with `object` (plain values, as `JSONObjects` writes them) as its body.
     package static func json(_ object: Any, status: Int = 200) -> HTTPResponse {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        let data = Data(((try? JSONObjects.text(object)) ?? "{}").utf8)
         return HTTPResponse(status: status, contentType: "application/json; charset=utf-8", body: data)
     }
 
@@ -120,7 +124,7 @@ package final class HTTPServer: @unchecked Sendable {
     private final class HandlerBox {
         let handler: any HTTPHandler
         var clients: [OpaquePointer: WebSocketClient] = [:]
-        let lock = NSLock()
+        let lock = Lock()
         init(_ handler: any HTTPHandler) { self.handler = handler }
     }
 
@@ -182,10 +186,10 @@ package final class HTTPServer: @unchecked Sendable {
         // an idle keep-alive connection or an open WebSocket. mg_stop runs on a thread of its own while this one,
         // every 20 ms, connects to the listening socket and shuts down the server's connections to wake them.
         let stopped = DispatchSemaphore(value: 0)
-        Thread { [self] in
+        Threads.detach { [self] in
             mg_stop(context)
             stopped.signal()
-        }.start()
+        }
         while stopped.wait(timeout: .now() + .milliseconds(20)) == .timedOut {
             wakeListener()
             shutDownConnections()

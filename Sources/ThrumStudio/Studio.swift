@@ -1,6 +1,8 @@
+import Dispatch
 import AHAPCodec
 import AudioResources
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import HapticFormats
 import Thrum
 import ThrumModel
@@ -17,7 +19,7 @@ package final class Studio: HTTPHandler, @unchecked Sendable {
     package private(set) var access: StudioAccess
     let hub = EventHub()
 
-    let lock = NSLock()
+    let lock = Lock()
     var document: StudioDocument?
     var history = DocumentHistory()
     var revision = 0
@@ -35,8 +37,7 @@ package final class Studio: HTTPHandler, @unchecked Sendable {
     /// Where ``renderAhead()`` renders.
     let renderQueue = DispatchQueue(label: "thrum-studio-render-ahead")
 
-    private var ticker: Thread?
-    private let running = NSLock()
+    private let running = Lock()
     private var stopping = false
 
     /// A studio on `root`, its output opened with `settings` (a device that cannot be opened leaves the
@@ -64,15 +65,12 @@ package final class Studio: HTTPHandler, @unchecked Sendable {
 
     /// Starts the position ticker: 60 Hz while playing, 10 Hz otherwise (file watching).
     package func startTicker() {
-        let thread = Thread { [weak self] in
+        Threads.detach(name: "thrum-studio-clock") { [weak self] in
             while let self, !self.running.withLock({ self.stopping }) {
                 let playing = self.tick()
-                Thread.sleep(forTimeInterval: playing ? 1.0 / 60 : 0.1)
+                Threads.sleep(seconds: playing ? 1.0 / 60 : 0.1)
             }
         }
-        thread.name = "thrum-studio-clock"
-        ticker = thread
-        thread.start()
     }
 
     /// Stops the ticker and playback and closes the engine.
@@ -105,7 +103,7 @@ package final class Studio: HTTPHandler, @unchecked Sendable {
         return [
             "type": "position", "position": comparing?.position ?? transport.position,
             "playing": transport.isPlaying, "paused": transport.paused, "loopCount": transport.loopCount,
-            "export": comparing?.export ?? NSNull(),
+            "export": comparing?.export ?? JSONNull(),
         ]
     }
 
@@ -119,15 +117,15 @@ package final class Studio: HTTPHandler, @unchecked Sendable {
     func status() -> [String: Any] {
         let errors = document?.diagnostics.filter { $0.severity == .error }.count ?? 0
         return [
-            "file": document?.file ?? NSNull(), "format": document.map { $0.format.rawValue } ?? NSNull(),
+            "file": document?.file ?? JSONNull(), "format": document.map { $0.format.rawValue } ?? JSONNull(),
             "playing": transport.isPlaying, "paused": transport.paused,
             "position": transport.comparing?.position ?? transport.position,
             "duration": document?.pattern.map { max(transport.duration, $0.duration) } ?? 0,
             "loop": transport.loop, "loopStart": transport.loopStart, "loopEnd": transport.loopEnd,
             "rate": Double(transport.rate),
-            "device": transport.engine == nil ? NSNull() : settings.device,
-            "deviceError": transport.deviceError ?? NSNull(),
-            "channels": transport.engine?.options.channelMap.description ?? settings.channels ?? NSNull(),
+            "device": transport.engine == nil ? JSONNull() : settings.device,
+            "deviceError": transport.deviceError ?? JSONNull(),
+            "channels": transport.engine?.options.channelMap.description ?? settings.channels ?? JSONNull(),
             "profile": settings.profile ?? "default",
             "sampleRate": transport.engine?.options.sampleRate ?? 48_000,
             "revision": revision, "playable": document?.isPlayable ?? false, "errors": errors,
@@ -181,7 +179,7 @@ package final class Studio: HTTPHandler, @unchecked Sendable {
     /// The folder a document's audio paths are relative to: its file's, else the root.
     func folder(of document: StudioDocument) -> String {
         guard let file = document.file else { return root.path }
-        return (root.absolute(file) as NSString).deletingLastPathComponent
+        return PathName.parent(root.absolute(file))
     }
 
     func documentMessage(_ source: String) -> [String: Any] {
@@ -254,7 +252,7 @@ package final class Studio: HTTPHandler, @unchecked Sendable {
     }
 
     static func contentType(of name: String) -> String {
-        switch (name as NSString).pathExtension.lowercased() {
+        switch PathName.fileExtension(name).lowercased() {
         case "html": "text/html; charset=utf-8"
         case "css": "text/css; charset=utf-8"
         case "js", "mjs": "text/javascript; charset=utf-8"

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 
 /// Who may talk to the studio (issue 25 §9): the token (query `token=`, then the cookie, then
 /// `Authorization: Bearer`), a `Host` naming the bound address or `localhost`, and an `Origin`, when one is
@@ -18,7 +19,7 @@ package struct StudioAccess: Sendable {
     /// A new random token: 32 hex digits from the system's generator.
     package static func newToken() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        return (0..<16).map { _ in String(cFormat: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
     }
 
     /// The cookie carrying the token; named after the port, as browsers share cookies between ports.
@@ -61,12 +62,12 @@ package struct StudioAccess: Sendable {
         if let given = request.queryValue("token") { return Self.same(given, token) ? .query : nil }
         if let cookies = request.header("cookie") {
             for part in cookies.split(separator: ";") {
-                let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingSpaces }
                 if pair.count == 2, pair[0] == cookieName, Self.same(pair[1], token) { return .cookieOrBearer }
             }
         }
         if let authorization = request.header("authorization"), authorization.hasPrefix("Bearer "),
-            Self.same(String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces), token)
+            Self.same(String(authorization.dropFirst(7)).trimmingSpaces, token)
         {
             return .cookieOrBearer
         }

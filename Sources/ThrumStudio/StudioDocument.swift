@@ -1,5 +1,6 @@
 import AHAPCodec
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import HapticFormats
 import ThrumModel
 
@@ -46,7 +47,7 @@ package struct StudioDocument: Sendable {
     /// The AHAP name the text is checked as: the file's, with `.ahap` for a `.haptic` file.
     static func checkedName(_ file: String?) -> String {
         guard let file else { return "untitled.ahap" }
-        return PatternFormat.ofInput(file) == .haptic ? (file as NSString).deletingPathExtension + ".ahap" : file
+        return PatternFormat.ofInput(file) == .haptic ? PathName.removingExtension(file) + ".ahap" : file
     }
 
     /// The document of the pattern file `file` (AHAP, or `.haptic` converted to AHAP) with `bytes`.
@@ -70,7 +71,7 @@ package struct StudioDocument: Sendable {
     /// The diagnostic as JSON, with `entry`: the index N of `Pattern[N]` it is about (nil: the document).
     package static func json(_ diagnostic: Diagnostic) -> [String: Any] {
         var object = diagnostic.jsonObject
-        object["entry"] = entry(of: diagnostic.path) ?? NSNull()
+        object["entry"] = entry(of: diagnostic.path) ?? JSONNull()
         return object
     }
 

@@ -1,6 +1,7 @@
 import AHAPCodec
 import AudioResources
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import HapticFormats
 import Thrum
 import ThrumModel
@@ -74,7 +75,7 @@ extension Studio {
         }
         let export = try StudioExports.export(document, as: format == "haptic" ? "haptic" : format == "split" ? "split" : "ahap")
         guard !export.texts.isEmpty else { throw HTTPError(422, "the document cannot be written as \(format)") }
-        let stem = (path as NSString).deletingPathExtension
+        let stem = PathName.removingExtension(path)
         let files = export.texts.map { (path: $0.suffix.isEmpty ? path : stem + $0.suffix + ".ahap", text: $0.text) }
         let targets = try files.map { file throws in try root.writablePath(file.path) }
         if !overwrite {
@@ -105,7 +106,7 @@ extension Studio {
             }
             return [
                 "written": files.map(\.path), "format": format, "losses": export.losses.map(StudioDocument.json),
-                "file": self.document?.file ?? NSNull(),
+                "file": self.document?.file ?? JSONNull(),
             ]
         }
         hub.broadcast(lock.withLock { documentMessage("save") })

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import FoundationStandIns
 
 /// One render of one revision with one set of options, made once for every request that asks for it: the
 /// first asker makes it, later ones (the page's peaks, then its WAV) wait for it or take it made.
@@ -14,27 +16,31 @@ final class RenderJob: @unchecked Sendable {
     }
 
     let key: Key
-    private let finished = NSCondition()
+    private let lock = Lock()
+    /// Entered at creation, left when the outcome is in: every waiter waits on it.
+    private let finished = DispatchGroup()
     private var outcome: Result<StudioRender, any Error>?
 
-    init(key: Key) { self.key = key }
+    init(key: Key) {
+        self.key = key
+        finished.enter()
+    }
 
-    /// Records the render (or why there is none) and wakes those waiting for it.
+    /// Records the render (or why there is none) and wakes those waiting for it; only the first call counts.
     func finish(_ result: Result<StudioRender, any Error>) {
-        finished.withLock {
+        let first = lock.withLock {
+            guard outcome == nil else { return false }
             outcome = result
-            finished.broadcast()
+            return true
         }
+        if first { finished.leave() }
     }
 
     /// The render, once made (waits for it).
     /// - Throws: the refusal the render met.
     func render() throws -> StudioRender {
-        let result = finished.withLock {
-            while outcome == nil { finished.wait() }
-            return outcome!
-        }
-        return try result.get()
+        finished.wait()
+        return try lock.withLock { outcome! }.get()
     }
 }
 

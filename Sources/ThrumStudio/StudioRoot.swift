@@ -1,5 +1,6 @@
 import AudioResources
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import Glibc
 
 /// The one folder Thrum Studio reads and writes. Paths from requests are relative to it; reading uses the
@@ -13,8 +14,8 @@ package struct StudioRoot: Sendable {
     /// The root at `folder`; nil when it is not an existing folder.
     package init?(_ folder: String) {
         guard let real = Self.realPath(folder) else { return nil }
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: real, isDirectory: &isFolder), isFolder.boolValue else { return nil }
+        var isFolder = false
+        guard FileManager.default.fileExists(atPath: real, isDirectory: &isFolder), isFolder else { return nil }
         path = real
     }
 
@@ -49,13 +50,13 @@ package struct StudioRoot: Sendable {
             throw HTTPError(403, "'\(relative)' is outside the studio's folder \(path): give a path inside it without '..'")
         }
         let target = absolute(names.joined(separator: "/"))
-        let folder = (target as NSString).deletingLastPathComponent
+        let folder = PathName.parent(target)
         guard let realFolder = Self.realPath(folder) else { throw HTTPError(404, "no folder for '\(relative)' in \(path)") }
         guard contains(realFolder) else { throw HTTPError(403, "'\(relative)' is outside the studio's folder \(path)") }
         if let realTarget = Self.realPath(target), !contains(realTarget) {
             throw HTTPError(403, "'\(relative)' leads outside the studio's folder \(path)")
         }
-        return realFolder + "/" + (target as NSString).lastPathComponent
+        return realFolder + "/" + PathName.lastComponent(target)
     }
 
     /// `absolute` relative to the root, when inside it.
@@ -97,16 +98,17 @@ package struct StudioRoot: Sendable {
                 let full = folder + "/" + name
                 let relative = prefix.isEmpty ? name : prefix + "/" + name
                 guard let real = Self.realPath(full), contains(real) else { continue }
-                var isFolder: ObjCBool = false
+                var isFolder = false
                 guard FileManager.default.fileExists(atPath: real, isDirectory: &isFolder) else { continue }
-                if isFolder.boolValue {
+                if isFolder {
                     walk(full, relative, level + 1)
                     continue
                 }
-                let ext = (name as NSString).pathExtension.lowercased()
+                let ext = PathName.fileExtension(name).lowercased()
                 let kind = Self.patternExtensions.contains(ext) ? "pattern" : Self.soundExtensions.contains(ext) ? "sound" : nil
                 guard let kind else { continue }
-                let bytes = (try? FileManager.default.attributesOfItem(atPath: real)[.size] as? Int) ?? 0
+                var status = stat()
+                let bytes = stat(real, &status) == 0 ? Int(status.st_size) : 0
                 listing.files.append((relative, kind, bytes))
             }
         }

@@ -1,7 +1,8 @@
 import AHAPCodec
 import ALSAOutput
 import AudioResources
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 import HapticFormats
 import Thrum
 import ThrumModel
@@ -52,7 +53,7 @@ extension Studio {
     /// The body as a JSON object ({} when empty).
     static func object(_ request: HTTPRequest) throws -> [String: Any] {
         if request.body.isEmpty { return [:] }
-        guard let object = try? JSONSerialization.jsonObject(with: request.body) as? [String: Any] else {
+        guard let object = JSONObjects.value(request.body) as? [String: Any] else {
             throw HTTPError(400, "the body must be a JSON object")
         }
         return object
@@ -60,30 +61,22 @@ extension Studio {
 
     /// `object[key]` as a string; 400 when present with another type.
     static func string(_ object: [String: Any], _ key: String) throws -> String? {
-        guard let value = object[key], !(value is NSNull) else { return nil }
+        guard let value = object[key], !(value is JSONNull) else { return nil }
         guard let text = value as? String else { throw HTTPError(400, "\"\(key)\" must be a string") }
         return text
     }
 
     /// `object[key]` as a finite number; 400 when present with another type.
     static func number(_ object: [String: Any], _ key: String) throws -> Double? {
-        guard let value = object[key], !(value is NSNull) else { return nil }
-        guard let number = value as? NSNumber, !isBoolean(number), number.doubleValue.isFinite
-        else { throw HTTPError(400, "\"\(key)\" must be a number") }
-        return number.doubleValue
-    }
-
-    /// Whether JSONSerialization read `number` from `true` or `false` (it gives booleans their own class).
-    static func isBoolean(_ number: NSNumber) -> Bool {
-        ObjectIdentifier(type(of: number)) == ObjectIdentifier(type(of: NSNumber(value: true)))
+        guard let value = object[key], !(value is JSONNull) else { return nil }
+        guard let number = value as? Double, number.isFinite else { throw HTTPError(400, "\"\(key)\" must be a number") }
+        return number
     }
 
     static func bool(_ object: [String: Any], _ key: String) throws -> Bool? {
-        guard let value = object[key], !(value is NSNull) else { return nil }
-        guard let number = value as? NSNumber, isBoolean(number) else {
-            throw HTTPError(400, "\"\(key)\" must be true or false")
-        }
-        return number.boolValue
+        guard let value = object[key], !(value is JSONNull) else { return nil }
+        guard let bool = value as? Bool else { throw HTTPError(400, "\"\(key)\" must be true or false") }
+        return bool
     }
 
     /// The answer about the document after a change: revision, playable, duration, diagnostics. Under the lock.
@@ -230,7 +223,7 @@ extension Studio {
 
     func upload(_ request: HTTPRequest) throws -> HTTPResponse {
         guard let path = request.queryValue("path") else { throw HTTPError(400, "give ?path=NAME.wav") }
-        guard StudioRoot.soundExtensions.contains((path as NSString).pathExtension.lowercased()) else {
+        guard StudioRoot.soundExtensions.contains(PathName.fileExtension(path).lowercased()) else {
             throw HTTPError(400, "only sound files are stored here (.wav, .flac, .ogg, .aiff, …), not '\(path)'")
         }
         let target = try root.writablePath(path)
@@ -253,9 +246,9 @@ extension Studio {
     /// `GET /api/settings`. Under the lock.
     func settingsObject() -> [String: Any] {
         [
-            "device": settings.device, "channels": transport.engine?.options.channelMap.description ?? settings.channels ?? NSNull(),
+            "device": settings.device, "channels": transport.engine?.options.channelMap.description ?? settings.channels ?? JSONNull(),
             "profile": settings.profile ?? "default", "sampleRate": transport.engine?.options.sampleRate ?? 48_000,
-            "profiles": ["default", "lra", "speaker"], "deviceError": transport.deviceError ?? NSNull(),
+            "profiles": ["default", "lra", "speaker"], "deviceError": transport.deviceError ?? JSONNull(),
         ]
     }
 
@@ -284,7 +277,7 @@ extension Studio {
     /// cannot be opened leaves the studio empty (the page says why when it opens it again).
     package func openAtStart(_ file: String) {
         var request = HTTPRequest(method: "POST", path: "/api/open", query: "", headers: [:], contentLength: nil)
-        request.body = (try? JSONSerialization.data(withJSONObject: ["path": file])) ?? Data()
+        request.body = Data(((try? JSONObjects.text(["path": file])) ?? "").utf8)
         _ = try? open(request)
     }
 }

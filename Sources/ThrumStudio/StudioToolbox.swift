@@ -1,5 +1,5 @@
 import AHAPCodec
-import Foundation
+import FoundationEssentials
 import Thrum
 import ThrumModel
 

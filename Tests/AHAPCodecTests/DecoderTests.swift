@@ -429,4 +429,25 @@ struct DictionaryDecodingTests {
         #expect(result.pattern?.events.first?.loopEnabled == true)
         #expect(result.pattern?.events.first?.useVolumeEnvelope == false)
     }
+
+    /// Foundation's objects, as `JSONSerialization` makes them (NSNumber, the boolean NSNumber, NSNull, NSString,
+    /// NSArray, NSDictionary), read as the same text read directly: Thrum reads them without linking Foundation.
+    @Test func foundationObjectsReadAsTheirText() throws {
+        let text = """
+            {"Version": 1.0, "Metadata": {"Project": "x", "Note": null}, "Pattern": [
+              {"Event": {"Time": 0.25, "EventType": "AudioCustom", "EventWaveformPath": "a.wav", "EventDuration": 1,
+                "EventWaveformLoopEnabled": true, "EventWaveformUseVolumeEnvelope": 1}},
+              {"Event": {"Time": 1, "EventType": "HapticTransient",
+                "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": 0.5}]}}]}
+            """
+        let foundation = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let direct = AHAPDecoder.decode(text: text, file: nil)
+        let bridged = AHAPDecoder.decode(dictionary: foundation)
+        #expect(direct.pattern != nil)
+        #expect(bridged.pattern?.events == direct.pattern?.events)
+        #expect(bridged.pattern?.events.first?.loopEnabled == true)
+        // The number 1 (not a boolean NSNumber) is a number read as true, with the same warning as in text.
+        #expect(bridged.diagnostics.map(\.message).sorted() == direct.diagnostics.map(\.message).sorted())
+        #expect(bridged.diagnostics.contains { $0.message == "EventWaveformUseVolumeEnvelope is the number 1; read as true" })
+    }
 }

@@ -158,12 +158,14 @@ struct DiagnosticTests {
         #expect(object["line"] as? Int == 2)
         #expect(object["code"] as? String == "invalidPatternDictionary")
         #expect(object["codeValue"] as? Int == -4814)
-        #expect(object["suggestion"] is NSNull)
+        #expect(object["suggestion"] is JSONNull)
         #expect(
             diagnostic.jsonText
                 == #"{"file":"f.ahap","line":2,"column":5,"severity":"error","path":"Pattern","message":"m \"x\"","suggestion":null,"code":"invalidPatternDictionary","codeValue":-4814}"#)
         let parsed = try JSONSerialization.jsonObject(with: Data(diagnostic.jsonText.utf8)) as? [String: Any]
         #expect(parsed?["message"] as? String == "m \"x\"")
-        #expect(JSONSerialization.isValidJSONObject(object))
+        // The object, written by JSONObjects and read back by Foundation, is what jsonText says.
+        let rewritten = try JSONSerialization.jsonObject(with: Data(JSONObjects.text(object).utf8)) as? NSDictionary
+        #expect(rewritten != nil && rewritten == parsed.map { $0 as NSDictionary })
     }
 }

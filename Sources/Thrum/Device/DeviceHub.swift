@@ -1,5 +1,5 @@
 internal import ALSAOutput
-import Foundation
+import FoundationEssentials
 internal import RenderCore
 internal import Synchronization
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 internal import RenderCore
 
 /// The haptics of a device with several actuators on one sound card — a DualSense in USB audio mode, a

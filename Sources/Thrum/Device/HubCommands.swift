@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 internal import RenderCore
 
 // The hub's instances and the commands for them: a start takes a slot and a new generation; every batch

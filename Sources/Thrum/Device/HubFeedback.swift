@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 internal import RenderCore
 
 // What the render thread reports back (ended and refused instances), taken on the housekeeping thread.

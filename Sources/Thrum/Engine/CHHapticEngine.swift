@@ -1,6 +1,7 @@
 package import ALSAOutput
 internal import AudioResources
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 internal import RenderCore
 internal import Synchronization
 
@@ -35,7 +36,7 @@ public final class CHHapticEngine: @unchecked Sendable {
     let budget: AudioResourceBudget
     /// Held while an AHAP audio file is looked up, decoded and cached (`loadFile`), apart from `state`'s
     /// lock so decoding never blocks the players.
-    let fileLoading = NSLock()
+    let fileLoading = Lock()
 
     /// Creates an engine on the ALSA `default` device at 48 kHz.
     public convenience init() throws {
@@ -211,7 +212,7 @@ public final class CHHapticEngine: @unchecked Sendable {
     /// Starts the engine and calls `completionHandler` with nil or the error, on an internal thread.
     public func start(completionHandler: CompletionHandler? = nil) {
         let handler = UncheckedBox(completionHandler)
-        Thread.detachNewThread { [self] in
+        Threads.detach { [self] in
             do {
                 try start()
                 handler.value?(nil)
@@ -281,9 +282,9 @@ public final class CHHapticEngine: @unchecked Sendable {
     /// After a device failure: once the device opens again, calls `resetHandler` (the app restarts the engine).
     func watchForRecovery() {
         guard case .device(let name) = options.output else { return }
-        Thread.detachNewThread { [weak self] in
+        Threads.detach { [weak self] in
             for _ in 0..<2400 {  // up to 10 minutes
-                Thread.sleep(forTimeInterval: 0.25)
+                Threads.sleep(seconds: 0.25)
                 guard let self, !self.isRunning else { return }
                 if ALSADevices.isOpenable(name: name) {
                     let handler = self.state.withLock { $0.resetHandler }

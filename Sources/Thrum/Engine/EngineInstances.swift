@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 internal import RenderCore
 
 // The control side of player instances: the engine's side of a start (its actuators, its running state),

@@ -1,6 +1,7 @@
 internal import ALSAOutput
 internal import AudioResources
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 internal import RenderCore
 internal import Synchronization
 
@@ -49,7 +50,7 @@ final class EngineRun: @unchecked Sendable {
     let onsets: OnsetDelivery?
     /// Held by `renderOffline` while it renders (taken under the engine lock while the run is current), so
     /// `shutDown` returns only when the render side is done with the run's patterns.
-    let offlineRendering = NSLock()
+    let offlineRendering = Lock()
     /// Whether the housekeeping thread should go on (`startHousekeeping`).
     let housekeeping = Atomic<Bool>(false)
     /// How many times the housekeeping thread woke up (signalled or timed out).

@@ -1,5 +1,6 @@
 internal import ALSAOutput
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 
 // Timing for research (Thrum additions; docs/timing.md): the engine clock against CLOCK_MONOTONIC through
 // the device's DAC time estimate, and the onsets that could not be reported.
@@ -34,7 +35,7 @@ extension CHHapticEngine {
         while true {
             if let estimate = state.withLock({ $0.run?.playback?.dacTimeEstimate }), estimate.readings >= 8 { return true }
             guard isRunning, monotonicSeconds() < deadline else { return false }
-            Thread.sleep(forTimeInterval: 0.001)
+            Threads.sleep(seconds: 0.001)
         }
     }
 

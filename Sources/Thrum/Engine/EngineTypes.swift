@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension CHHapticEngine {
     /// Why the engine stopped by itself (`stoppedHandler`). Raw values are Apple's.

@@ -1,5 +1,6 @@
 internal import ALSAOutput
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 internal import RenderCore
 internal import Synchronization
 
@@ -54,7 +55,7 @@ extension EngineRun {
     /// when the run ends) or until auto-shutdown is due; it holds the hub only while servicing.
     func startHousekeeping(hub: DeviceHub) {
         housekeeping.store(true, ordering: .releasing)
-        Thread.detachNewThread { [weak hub, self] in
+        Threads.detach { [weak hub, self] in
             var wait: Int32 = -1
             while true {
                 _ = link.wake.wait(timeoutMilliseconds: wait)

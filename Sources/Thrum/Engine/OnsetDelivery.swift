@@ -1,5 +1,7 @@
 internal import ALSAOutput
-import Foundation
+internal import Dispatch
+import FoundationEssentials
+import FoundationStandIns
 internal import RenderCore
 internal import Synchronization
 
@@ -96,12 +98,12 @@ final class OnsetDelivery: @unchecked Sendable {
     /// frames have left the DAC.
     func startThread() {
         running.store(true, ordering: .releasing)
-        Thread.detachNewThread { [self] in
+        Threads.detach { [self] in
             threadID.store(UInt(pthread_self()), ordering: .releasing)
             while running.load(ordering: .acquiring) {
                 take()
                 deliver(playedUntil: playback?.framesKnownPlayed ?? 0)
-                Thread.sleep(forTimeInterval: 0.002)
+                Threads.sleep(seconds: 0.002)
             }
             exited.signal()
         }

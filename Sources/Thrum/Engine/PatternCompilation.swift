@@ -1,6 +1,7 @@
 internal import AHAPCodec
 internal import AudioResources
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 internal import RenderCore
 
 /// Decodes AHAP data for `playPattern(from: Data)`.

@@ -1,9 +1,10 @@
-import Foundation
+import FoundationEssentials
+import FoundationStandIns
 
 /// A value behind a lock, for control-side state only (never touched by the render thread).
 final class Locked<Value>: @unchecked Sendable {
     private var value: Value
-    private let lock = NSLock()
+    private let lock = Lock()
 
     init(_ value: Value) { self.value = value }
 
