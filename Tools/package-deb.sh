@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the Debian package thrum_VERSION_ARCH.deb from a release build whose Swift standard library and
-# Foundation are linked in (--static-swift-stdlib), so the package needs no Swift toolchain.
+# Builds the Debian package thrum_VERSION_ARCH.deb from Tools/install.sh's release build, whose Swift
+# runtime is linked in (--static-swift-stdlib), so the package needs no Swift toolchain.
 #   Tools/package-deb.sh [OUTPUT_DIR]        (default: .build/deb-out; prints the .deb's path last)
 # The version is ThrumVersion.string (Sources/Thrum/ThrumVersion.swift); Depends is computed by
 # dpkg-shlibdeps from the binaries; man pages and completions are written by the packaged binary itself
@@ -12,40 +12,14 @@ version="$(sed -n 's/.*static let string = "\([^"]*\)".*/\1/p' "$root/Sources/Th
 [[ -n "$version" ]] || { echo "package-deb: no version in Sources/Thrum/ThrumVersion.swift" >&2; exit 70; }
 "$root/Tools/system-packages.sh" package
 arch="$(dpkg --print-architecture)"
-scratch="$root/.build/deb"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 # The package's tree sits at debian/thrum, where dpkg-shlibdeps expects a package being built.
 pkg="$work/debian/thrum"
 
-# Until Tools/install.sh (the installed layout of docs/install.md: bin/thrum, lib/libthrum.so,
-# include/thrum.h, lib/pkgconfig/thrum.pc, share/thrum/…) is in the tree, this stages the binary and the
-# bundled resources the same way. Replaced by the install.sh call once it exists.
-stage_without_install_sh() {
-    local usr="$1"
-    echo "package-deb: building thrum (release, Swift standard library linked statically)…" >&2
-    swift build -c release --static-swift-stdlib --product thrum --scratch-path "$scratch" \
-        --package-path "$root" -Xswiftc -warnings-as-errors >&2
-    install -D -m 0755 "$scratch/release/thrum" "$usr/bin/thrum"
-    local folder
-    for folder in Patterns Audio Actuators Studio; do
-        if [[ -d "$root/Resources/$folder" ]]; then
-            mkdir -p "$usr/share/thrum"
-            cp -R "$root/Resources/$folder" "$usr/share/thrum/"
-        fi
-    done
-}
-
-stage() {
-    local usr="$1"
-    if [[ -x "$root/Tools/install.sh" ]]; then
-        "$root/Tools/install.sh" --prefix "$usr" >&2
-    else
-        stage_without_install_sh "$usr"
-    fi
-}
-
-stage "$pkg/usr"
+# The installed layout of docs/install.md (bin/thrum, lib/libthrum.so, include/thrum.h, lib/pkgconfig/thrum.pc,
+# share/thrum/…), staged by Tools/install.sh as a user's install would be.
+"$root/Tools/install.sh" --prefix "$pkg/usr" >&2
 thrum="$pkg/usr/bin/thrum"
 share="$pkg/usr/share"
 is_elf() { [[ "$(head -c 4 "$1")" == $'\x7fELF' ]]; }
