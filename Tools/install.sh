@@ -7,7 +7,7 @@
 #   PREFIX/lib/pkgconfig/thrum.pc            for `pkg-config --cflags --libs thrum`
 #   PREFIX/share/thrum/{Patterns,Audio,Actuators,Studio}   the bundled files (found relative to bin/ and lib/)
 # Builds in release with the Swift runtime linked statically, so neither the command nor the library
-# needs a Swift toolchain at run time (only Debian's libasound2, libsndfile1, libsamplerate0, libstdc++).
+# needs a Swift toolchain at run time (only Debian's libasound2, libsndfile1, libsamplerate0).
 # Usage: Tools/install.sh [--prefix DIR] [--destdir DIR]   (--destdir stages PREFIX under DIR, for packages)
 # The build folder is .build-install (THRUM_INSTALL_SCRATCH overrides it): its objects are built for a
 # static runtime and are kept apart from the debug build.
@@ -35,10 +35,22 @@ scratch="${THRUM_INSTALL_SCRATCH:-$root/.build-install}"
 # 75,000 relative relocations from a 15 KB bitmap instead of a 1.7 MB table (docs/performance.md).
 build=(swift build --package-path "$root" -c release --scratch-path "$scratch" --static-swift-stdlib -Xswiftc -static-stdlib
     -Xswiftc -use-ld=bfd -Xlinker -z -Xlinker pack-relative-relocs)
+# Both link libstdc++ and libgcc's unwinder statically too (the Swift runtime's C++ needs them): the loader
+# then maps 4 libraries instead of 6, and libgcc_s's constructor, which asks the CPU for its features
+# with CPUID (slow under a hypervisor), no longer runs at every start (docs/performance.md). GNU ld takes
+# the first libstdc++ it finds on its -L path, so that path starts at a folder holding only the archive.
+# Their symbols stay local (the runtime links with --exclude-libs ALL), so a plugin that loads libstdc++.so
+# (ALSA's jack plugin, through libjack) or a host program using it keeps its own. One set of flags for both
+# products, or each build would recompile the other's modules.
+static_cxx="$scratch/static-libstdc++"
+archive="$(clang -print-file-name=libstdc++.a)"
+[[ -f "$archive" ]] || { echo "Tools/install.sh: no libstdc++.a (Debian: libstdc++-12-dev)" >&2; exit 69; }
+mkdir -p "$static_cxx" && ln -sfn "$archive" "$static_cxx/libstdc++.a"
+static_cxx_flags=(-Xlinker "-L$static_cxx" -Xswiftc -Xclang-linker -Xswiftc -static-libgcc)
 # The static Foundation's mktemp warning comes from the toolchain's own archive; nothing of ours.
-"${build[@]}" --product thrum 2>&1 | grep -v -e "use of \`mktemp' is dangerous" -e "Data+Writing.swift.o" || true
-"${build[@]}" --product ThrumC 2>&1 | grep -v -e "use of \`mktemp' is dangerous" -e "Data+Writing.swift.o" || true
-bin="$("${build[@]}" --show-bin-path)"
+"${build[@]}" "${static_cxx_flags[@]}" --product thrum 2>&1 | grep -v -e "use of \`mktemp' is dangerous" -e "Data+Writing.swift.o" || true
+"${build[@]}" "${static_cxx_flags[@]}" --product ThrumC 2>&1 | grep -v -e "use of \`mktemp' is dangerous" -e "Data+Writing.swift.o" || true
+bin="$("${build[@]}" "${static_cxx_flags[@]}" --show-bin-path)"
 [[ -x "$bin/thrum" && -f "$bin/libThrumC.so" ]] || { echo "Tools/install.sh: the release build failed" >&2; exit 70; }
 
 target="$destdir$prefix"
