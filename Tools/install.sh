@@ -47,10 +47,18 @@ archive="$(clang -print-file-name=libstdc++.a)"
 [[ -f "$archive" ]] || { echo "Tools/install.sh: no libstdc++.a (Debian: libstdc++-12-dev)" >&2; exit 69; }
 mkdir -p "$static_cxx" && ln -sfn "$archive" "$static_cxx/libstdc++.a"
 static_cxx_flags=(-Xlinker "-L$static_cxx" -Xswiftc -Xclang-linker -Xswiftc -static-libgcc)
+# One section per function, and the functions a start runs grouped first (Tools/startup-order.ld, written by
+# Tools/startup-order.py): the kernel maps code 64 KB around each page touched, so scattered start-up code
+# made most of `thrum play`'s resident set (docs/performance.md).
+order_flags=(-Xswiftc -Xfrontend -Xswiftc -function-sections -Xlinker -T -Xlinker "$root/Tools/startup-order.ld")
+# SwiftPM does not track a linker script: a product older than the script is linked again.
+for product in "$scratch/release/thrum" "$scratch/release/libThrumC.so"; do
+    if [[ "$root/Tools/startup-order.ld" -nt "$product" ]]; then rm -f "$product"; fi
+done
 # The static Foundation's mktemp warning comes from the toolchain's own archive; nothing of ours.
-"${build[@]}" "${static_cxx_flags[@]}" --product thrum 2>&1 | grep -v -e "use of \`mktemp' is dangerous" -e "Data+Writing.swift.o" || true
-"${build[@]}" "${static_cxx_flags[@]}" --product ThrumC 2>&1 | grep -v -e "use of \`mktemp' is dangerous" -e "Data+Writing.swift.o" || true
-bin="$("${build[@]}" "${static_cxx_flags[@]}" --show-bin-path)"
+"${build[@]}" "${static_cxx_flags[@]}" "${order_flags[@]}" --product thrum 2>&1 | grep -v -e "use of \`mktemp' is dangerous" -e "Data+Writing.swift.o" || true
+"${build[@]}" "${static_cxx_flags[@]}" "${order_flags[@]}" --product ThrumC 2>&1 | grep -v -e "use of \`mktemp' is dangerous" -e "Data+Writing.swift.o" || true
+bin="$("${build[@]}" "${static_cxx_flags[@]}" "${order_flags[@]}" --show-bin-path)"
 [[ -x "$bin/thrum" && -f "$bin/libThrumC.so" ]] || { echo "Tools/install.sh: the release build failed" >&2; exit 70; }
 
 target="$destdir$prefix"
