@@ -52,8 +52,8 @@ static_cxx_flags=(-Xlinker "-L$static_cxx" -Xswiftc -Xclang-linker -Xswiftc -sta
 # made most of `thrum play`'s resident set (docs/performance.md).
 # --no-export-dynamic undoes the toolchain's -export-dynamic (static-stdlib-args.lnk): thrum's 4,400 Swift
 # symbols in its dynamic symbol table made the loader's every symbol lookup (libasound's included) search
-# them, and 410 KB of tables (.gnu.hash, .dynsym, .dynstr) were mapped at every start. Nothing resolves a symbol of the executable at run time; libthrum, a
-# shared library, exports its C functions either way.
+# them, and 410 KB of tables (.gnu.hash, .dynsym, .dynstr) were mapped at every start. Nothing resolves a
+# symbol of the executable at run time; libthrum, a shared library, exports its C functions either way.
 order_flags=(-Xswiftc -Xfrontend -Xswiftc -function-sections -Xlinker -T -Xlinker "$root/Tools/startup-order.ld"
     -Xlinker --no-export-dynamic)
 # SwiftPM does not track a linker script: a product older than the script is linked again.
