@@ -1,4 +1,5 @@
 import FoundationEssentials
+import FoundationStandIns
 import ThrumModel
 
 /// What decoding an AHAP document produced: the pattern (when it has no errors) and every diagnostic.
@@ -66,13 +67,9 @@ package enum AHAPDecoder {
     /// Reads and decodes the file at `path`. An unreadable file gives a `fileNotFound` error diagnostic; a
     /// name that does not end in `.ahap` or `.json` (the only ones Core Haptics opens) a warning.
     package static func decode(contentsOfFile path: String) -> AHAPDecodeResult {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            var isDirectory = false
-            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            let reason = !exists ? "no such file" : isDirectory ? "it is a directory" : "it cannot be read"
+        let isDirectory = FileSystem.isDirectory(path)
+        guard isDirectory == false, let data = FileBytes.read(path: path, limit: Int.max) else {
+            let reason = isDirectory == nil ? "no such file" : isDirectory == true ? "it is a directory" : "it cannot be read"
             return AHAPDecodeResult(
                 pattern: nil,
                 diagnostics: [
@@ -87,8 +84,8 @@ package enum AHAPDecoder {
     /// A warning for a pattern file whose name does not end in `.ahap` or `.json` (the only ones Core Haptics
     /// opens; Thrum reads it as AHAP), or nil (docs/decisions.md "AHAP leniency").
     package static func fileNameWarning(_ path: String) -> Diagnostic? {
-        let name = URL(fileURLWithPath: path).lastPathComponent
-        let suffix = URL(fileURLWithPath: path).pathExtension.lowercased()
+        let name = PathName.lastComponent(path)
+        let suffix = PathName.fileExtension(path).lowercased()
         guard suffix != "ahap" && suffix != "json" else { return nil }
         let stem = suffix.isEmpty ? name : String(name.dropLast(suffix.count + 1))
         return Diagnostic(

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import FoundationStandIns
 import RenderCore
 import Thrum
 
@@ -16,7 +17,7 @@ struct PatternTarget: Equatable {
     /// has an `@` is taken whole.
     init(_ argument: String) {
         self.argument = argument
-        guard !FileManager.default.fileExists(atPath: argument), let at = argument.lastIndex(of: "@"),
+        guard !FileSystem.exists(argument), let at = argument.lastIndex(of: "@"),
             at != argument.startIndex, let name = ActuatorNames.canonical(String(argument[argument.index(after: at)...]))
         else {
             pattern = argument

@@ -10,19 +10,16 @@ import Thrum
 /// SwiftPM build tree).
 enum BundledResources {
     static let folder: String? = {
-        if let override = ProcessInfo.processInfo.environment["THRUM_RESOURCES"] { return override }
+        if let override = FileSystem.environment("THRUM_RESOURCES") { return override }
         for start in [imagePath(), "/proc/self/exe"].compactMap({ $0 }) {
-            var url = URL(fileURLWithPath: start).resolvingSymlinksInPath().deletingLastPathComponent()
-            let installed = url.deletingLastPathComponent().appendingPathComponent("share/thrum")
-            if FileManager.default.fileExists(atPath: installed.appendingPathComponent("Patterns").path) {
-                return installed.path
-            }
+            var folder = PathName.parent(FileSystem.resolvingSymlinks(start))
+            let installed = PathName.appending(PathName.parent(folder), "share/thrum")
+            if FileSystem.exists(PathName.appending(installed, "Patterns")) { return installed }
             for _ in 0..<6 {
-                let candidate = url.appendingPathComponent("Resources/Patterns").path
-                if FileManager.default.fileExists(atPath: candidate) {
-                    return url.appendingPathComponent("Resources").path
+                if FileSystem.exists(PathName.appending(folder, "Resources/Patterns")) {
+                    return PathName.appending(folder, "Resources")
                 }
-                url.deleteLastPathComponent()
+                folder = PathName.parent(folder)
             }
         }
         return nil
@@ -48,8 +45,7 @@ enum BundledResources {
     /// `Resources/Audio` for a bundled pattern (its audio lives there), else nothing.
     static func audioRoots(for patternPath: String) -> [String] {
         guard let audio, let patterns,
-            URL(fileURLWithPath: patternPath).resolvingSymlinksInPath().deletingLastPathComponent().path
-                == URL(fileURLWithPath: patterns).resolvingSymlinksInPath().path
+            PathName.parent(FileSystem.resolvingSymlinks(patternPath)) == FileSystem.resolvingSymlinks(patterns)
         else { return [] }
         return [audio]
     }
@@ -57,9 +53,8 @@ enum BundledResources {
     /// The path of a pattern argument: an existing file as given, else a bundled pattern by name
     /// (case-insensitive, with or without `.ahap`).
     static func patternPath(_ argument: String) -> String {
-        if FileManager.default.fileExists(atPath: argument) || argument.contains("/" as Character) { return argument }
-        guard let folder = patterns, let names = try? FileManager.default.contentsOfDirectory(atPath: folder)
-        else { return argument }
+        if FileSystem.exists(argument) || argument.contains("/" as Character) { return argument }
+        guard let folder = patterns, let names = FileSystem.directoryEntries(folder) else { return argument }
         let wanted = argument.lowercased().hasSuffix(".ahap") ? argument.lowercased() : argument.lowercased() + ".ahap"
         guard let match = names.first(where: { $0.lowercased() == wanted }) else { return argument }
         return folder + "/" + match
@@ -97,7 +92,7 @@ enum EngineArguments {
     static let soundExtensions: Set<String> = ["wav", "aif", "aiff", "aifc", "flac", "ogg", "oga", "caf", "au", "w64"]
 
     static func isSound(_ path: String) -> Bool {
-        soundExtensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased())
+        soundExtensions.contains(PathName.fileExtension(path).lowercased())
     }
 
     static let channelHelp = """
@@ -168,15 +163,14 @@ enum EngineArguments {
     static func pattern(_ argument: String, limits: PatternLimits) throws -> (CHHapticPattern, String) {
         let path = argument == "-" ? argument : BundledResources.patternPath(argument)
         if path != "-" && isSound(path) {
-            guard FileManager.default.fileExists(atPath: path) else {
+            guard FileSystem.exists(path) else {
                 throw CommandFailure(.noInput, "cannot open '\(path)': no such file (check the path)")
             }
-            let url = URL(fileURLWithPath: path)
-            let sound = PatternData(events: [EventData(type: .audioCustom, time: 0, waveformPath: url.lastPathComponent)])
-            return (CHHapticPattern(data: sound, sourceFolder: url.deletingLastPathComponent().path), path)
+            let sound = PatternData(events: [EventData(type: .audioCustom, time: 0, waveformPath: PathName.lastComponent(path))])
+            return (CHHapticPattern(data: sound, sourceFolder: PatternInput.folder(of: path)), path)
         }
         let pattern = try loadPattern(path, limits: limits).pattern
-        let folder = path == "-" ? nil : URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let folder = path == "-" ? nil : PatternInput.folder(of: path)
         return (CHHapticPattern(data: pattern, sourceFolder: folder), PatternInput.displayName(path))
     }
 

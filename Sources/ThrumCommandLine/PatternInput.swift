@@ -1,6 +1,7 @@
 import AHAPCodec
 import AudioResources
 import FoundationEssentials
+import FoundationStandIns
 import Glibc
 import HapticFormats
 import ThrumModel
@@ -52,6 +53,12 @@ struct PatternLimits {
 enum PatternInput {
     /// The name standard input has in messages and diagnostics.
     static let standardInputName = "<stdin>"
+
+    /// The absolute folder of a pattern file, against which its audio files resolve: `"a/x.ahap"` in `/tmp`
+    /// → `"/tmp/a"`.
+    static func folder(of path: String) -> String {
+        PathName.parent(FileSystem.absolutePath(path))
+    }
 
     /// The name of `argument` in messages: the path, or `<stdin>` for `-`.
     static func displayName(_ argument: String) -> String {

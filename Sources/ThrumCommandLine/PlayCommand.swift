@@ -185,7 +185,7 @@ final class PatternWatch {
         }
         do {
             if let problem = limits.problems(in: data).first { throw CommandFailure(.dataError, problem) }
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            let folder = PatternInput.folder(of: path)
             let player = try engine.makeAdvancedPlayer(with: CHHapticPattern(data: data, sourceFolder: folder))
             try transport.apply(to: player)
             try player.start(atTime: CHHapticTimeImmediate)

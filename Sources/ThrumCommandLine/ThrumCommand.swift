@@ -65,7 +65,7 @@ package enum ThrumCommandLine {
     /// Runs `thrum` with `arguments` (without the program name) and returns the exit status.
     package static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
         // alsa-lib prints its own errors to stderr; Thrum reports them in one line instead.
-        if ProcessInfo.processInfo.environment["THRUM_ALSA_DEBUG"] == nil {
+        if FileSystem.environment("THRUM_ALSA_DEBUG") == nil {
             ALSADevices.setLibraryDiagnostics(enabled: false)
         }
         if arguments.first == "--version" {

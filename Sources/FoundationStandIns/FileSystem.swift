@@ -1,0 +1,68 @@
+import Glibc
+
+/// Questions to the file system and the environment, in place of FoundationEssentials' `FileManager`, `URL`'s
+/// `resolvingSymlinksInPath()` and `ProcessInfo.environment` on the path every `thrum` command takes: those
+/// bring URL parsing, percent encoding and a copy of the whole environment into a start
+/// (docs/performance.md, "Start-up and footprint"). Thread-safe; each call is one or a few system calls.
+package enum FileSystem {
+    /// Whether something exists at `path`, following symbolic links (a dangling link does not exist), as
+    /// `FileManager.fileExists(atPath:)` answers.
+    package static func exists(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0
+    }
+
+    /// Whether `path` names a directory, following symbolic links; nil when nothing exists there.
+    package static func isDirectory(_ path: String) -> Bool? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return status.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// `path` with every symbolic link resolved and `.`/`..` removed (realpath(3)); `path` as given when it
+    /// cannot be resolved (it does not exist, or a component cannot be searched).
+    package static func resolvingSymlinks(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The names in the directory at `path` (without `.` and `..`, in the order the system gives), or nil when
+    /// it cannot be opened as a directory.
+    package static func directoryEntries(_ path: String) -> [String]? {
+        guard let directory = opendir(path) else { return nil }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// `path` made absolute against the current directory, with `.` components and each `..` with the
+    /// component before it removed by name (no links followed), as `URL(fileURLWithPath:).path` gives it:
+    /// `"a/../b/x"` in `/tmp` → `"/tmp/b/x"`. A relative `path` stays as given when the current directory
+    /// cannot be read.
+    package static func absolutePath(_ path: String) -> String {
+        var full = path
+        if !path.hasPrefix("/") {
+            guard let directory = getcwd(nil, 0) else { return path }
+            full = String(cString: directory) + "/" + path
+            free(directory)
+        }
+        var kept: [Substring] = []
+        for component in full.split(separator: "/") where component != "." {
+            if component == ".." { _ = kept.popLast() } else { kept.append(component) }
+        }
+        return "/" + kept.joined(separator: "/")
+    }
+
+    /// The value of the environment variable `name`, or nil when it is not set. Not to be called while
+    /// another thread changes the environment (setenv/unsetenv), as for getenv(3).
+    package static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+}
