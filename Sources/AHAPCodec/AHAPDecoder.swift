@@ -67,18 +67,26 @@ package enum AHAPDecoder {
     /// Reads and decodes the file at `path`. An unreadable file gives a `fileNotFound` error diagnostic; a
     /// name that does not end in `.ahap` or `.json` (the only ones Core Haptics opens) a warning.
     package static func decode(contentsOfFile path: String) -> AHAPDecodeResult {
-        let isDirectory = FileSystem.isDirectory(path)
-        guard isDirectory == false, let data = FileBytes.read(path: path, limit: Int.max) else {
-            let reason = isDirectory == nil ? "no such file" : isDirectory == true ? "it is a directory" : "it cannot be read"
-            return AHAPDecodeResult(
-                pattern: nil,
-                diagnostics: [
-                    Diagnostic(.error, file: path, path: "", message: "cannot open the file: \(reason)", code: .fileNotFound)
-                ])
+        guard let data = readPatternFile(path) else {
+            return AHAPDecodeResult(pattern: nil, diagnostics: [unreadableFile(path)])
         }
         var result = decode(data: data, file: path)
         if let warning = fileNameWarning(path) { result.diagnostics.insert(warning, at: 0) }
         return result
+    }
+
+    /// The bytes of the pattern file at `path`, or nil when it is missing, a directory or unreadable
+    /// (``unreadableFile(_:)`` says which). Shared by the AHAP and `.haptic` readers.
+    package static func readPatternFile(_ path: String) -> Data? {
+        FileSystem.isDirectory(path) == false ? FileBytes.read(path: path, limit: Int.max) : nil
+    }
+
+    /// The `fileNotFound` error for a pattern file `readPatternFile` could not read: no such file, a
+    /// directory, or unreadable.
+    package static func unreadableFile(_ path: String) -> Diagnostic {
+        let isDirectory = FileSystem.isDirectory(path)
+        let reason = isDirectory == nil ? "no such file" : isDirectory == true ? "it is a directory" : "it cannot be read"
+        return Diagnostic(.error, file: path, path: "", message: "cannot open the file: \(reason)", code: .fileNotFound)
     }
 
     /// A warning for a pattern file whose name does not end in `.ahap` or `.json` (the only ones Core Haptics

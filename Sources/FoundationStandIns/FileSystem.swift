@@ -19,12 +19,17 @@ package enum FileSystem {
         return status.st_mode & S_IFMT == S_IFDIR
     }
 
-    /// `path` with every symbolic link resolved and `.`/`..` removed (realpath(3)); `path` as given when it
-    /// cannot be resolved (it does not exist, or a component cannot be searched).
-    package static func resolvingSymlinks(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
+    /// `path` with every symbolic link resolved and `.`/`..` removed (realpath(3)), or nil when it cannot be
+    /// resolved (it does not exist, or a component cannot be searched).
+    package static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
+    }
+
+    /// ``realPath(_:)``, or `path` as given when it cannot be resolved (as `URL.resolvingSymlinksInPath()`).
+    package static func resolvingSymlinks(_ path: String) -> String {
+        realPath(path) ?? path
     }
 
     /// The names in the directory at `path` (without `.` and `..`, in the order the system gives), or nil when

@@ -52,15 +52,8 @@ package enum HapticFileDecoder {
     package static func decode(
         contentsOfFile path: String, mode: HapticValidationMode = .legacyCompatibility
     ) -> HapticDecodeResult {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            var isDirectory = false
-            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            let reason = !exists ? "no such file" : isDirectory ? "it is a directory" : "it cannot be read"
-            return HapticDecodeResult(
-                file: nil,
-                diagnostics: [
-                    Diagnostic(.error, file: path, path: "", message: "cannot open the file: \(reason)", code: .fileNotFound)
-                ], sourceMap: SourceMap(file: path))
+        guard let data = AHAPDecoder.readPatternFile(path) else {
+            return HapticDecodeResult(file: nil, diagnostics: [AHAPDecoder.unreadableFile(path)], sourceMap: SourceMap(file: path))
         }
         return decode(data: data, file: path, mode: mode)
     }

@@ -13,9 +13,8 @@ package struct StudioRoot: Sendable {
 
     /// The root at `folder`; nil when it is not an existing folder.
     package init?(_ folder: String) {
-        guard let real = Self.realPath(folder) else { return nil }
-        var isFolder = false
-        guard FileManager.default.fileExists(atPath: real, isDirectory: &isFolder), isFolder else { return nil }
+        guard let real = FileSystem.realPath(folder) else { return nil }
+        guard FileSystem.isDirectory(real) == true else { return nil }
         path = real
     }
 
@@ -51,9 +50,9 @@ package struct StudioRoot: Sendable {
         }
         let target = absolute(names.joined(separator: "/"))
         let folder = PathName.parent(target)
-        guard let realFolder = Self.realPath(folder) else { throw HTTPError(404, "no folder for '\(relative)' in \(path)") }
+        guard let realFolder = FileSystem.realPath(folder) else { throw HTTPError(404, "no folder for '\(relative)' in \(path)") }
         guard contains(realFolder) else { throw HTTPError(403, "'\(relative)' is outside the studio's folder \(path)") }
-        if let realTarget = Self.realPath(target), !contains(realTarget) {
+        if let realTarget = FileSystem.realPath(target), !contains(realTarget) {
             throw HTTPError(403, "'\(relative)' leads outside the studio's folder \(path)")
         }
         return realFolder + "/" + PathName.lastComponent(target)
@@ -61,19 +60,13 @@ package struct StudioRoot: Sendable {
 
     /// `absolute` relative to the root, when inside it.
     package func relative(_ absolute: String) -> String? {
-        let real = Self.realPath(absolute) ?? absolute
+        let real = FileSystem.realPath(absolute) ?? absolute
         guard contains(real), real != path else { return nil }
         return String(real.dropFirst(path == "/" ? 1 : path.count + 1))
     }
 
     /// Whether the real path `real` is the root or inside it.
     private func contains(_ real: String) -> Bool { real == path || real.hasPrefix(path == "/" ? "/" : path + "/") }
-
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
 
     /// Pattern and sound files under the root, as the page lists them.
     package struct Listing {
@@ -97,9 +90,8 @@ package struct StudioRoot: Sendable {
                 }
                 let full = folder + "/" + name
                 let relative = prefix.isEmpty ? name : prefix + "/" + name
-                guard let real = Self.realPath(full), contains(real) else { continue }
-                var isFolder = false
-                guard FileManager.default.fileExists(atPath: real, isDirectory: &isFolder) else { continue }
+                guard let real = FileSystem.realPath(full), contains(real) else { continue }
+                guard let isFolder = FileSystem.isDirectory(real) else { continue }
                 if isFolder {
                     walk(full, relative, level + 1)
                     continue
