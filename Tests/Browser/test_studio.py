@@ -101,6 +101,9 @@ def test_page_loads_with_the_token_and_draws_the_timeline(studio, browser):
     blue = sum(1 for r, g, b in png.pixels(rows, left, top, right, bottom) if r < 140 and 150 < g < 210 and b > 230)
     assert pink > 40, f"no rendered haptic waveform on screen ({pink} pink pixels)"
     assert blue > 10, f"no transient markers on screen ({blue} blue pixels)"
+    # Every file the page asks for is served (the tab icon too): nothing in the console at error level.
+    errors = [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert not errors, f"the console shows errors: {errors}"
 
 
 def test_a_request_without_the_token_is_refused(studio):

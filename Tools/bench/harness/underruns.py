@@ -4,7 +4,8 @@ runs, interleaved with the first side rotating: `thrum play` (SCHED_FIFO 70, its
 priority 70 waking once a period, counting the wake-ups later than one period (a player with a buffer of
 two periods underruns when it wakes that late). One counter for both players: on the simulated card, the
 card's own underrun count; on `pulse`, gaps at the null sink's monitor (runs of ≥ 1 ms of exact zeros
-inside the played span of a signal that has none)."""
+inside the played span of a signal that has none). The PulseAudio server's sink threads run at SCHED_RR 80
+(Tools/pulse-null-sink.sh), above both players; each pulse row says the policy it found."""
 import array
 import os
 import re
@@ -32,6 +33,20 @@ def floor(period: int, seconds: int) -> int:
     if done.returncode != 0 or not match:
         raise RuntimeError(f"cyclictest failed ({done.returncode}): {done.stderr.strip()[-200:]}")
     return int(match.group(1))
+
+
+def sink_scheduling(env: dict) -> str:
+    """The scheduling of the PulseAudio server's null-sink threads, as the kernel reports it (e.g. "SCHED_RR 80")."""
+    pid = open(os.path.join(env["PULSE_RUNTIME_PATH"], "pulseaudio.pid")).read().strip()
+    found = set()
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        if open(f"/proc/{pid}/task/{tid}/comm").read().strip() == "null-sink":
+            fields = open(f"/proc/{pid}/task/{tid}/stat").read().rsplit(")", 1)[1].split()
+            priority, policy = int(fields[37]), int(fields[38])  # rt_priority and policy (proc(5), fields 40, 41)
+            found.add({0: "SCHED_OTHER", 1: f"SCHED_FIFO {priority}", 2: f"SCHED_RR {priority}"}.get(policy, f"policy {policy}"))
+    if not found:
+        raise RuntimeError("the PulseAudio server has no null-sink thread")
+    return ", ".join(sorted(found))
 
 
 def card_underruns(folder: str) -> int:
@@ -74,6 +89,7 @@ def cells(report: Report, bins: dict, env: dict, device: str, runs: int, seconds
                                  '[{"ParameterID": "HapticIntensity", "ParameterValue": 1}, {"ParameterID": "HapticSharpness", "ParameterValue": 0.3}]}},'
                                  '{"Event": {"Time": 0, "EventType": "AudioContinuous", "EventDuration": %d, "EventParameters": '
                                  '[{"ParameterID": "AudioVolume", "ParameterValue": 0.3}]}}]}' % (seconds, seconds))
+        server = f"; server's sink threads {sink_scheduling(env)}" if device == "pulse" else ""
         wav = os.path.join(folder, "tone.wav")
         subprocess.run([bins["thrum"], "render", pattern, "--channels", "L+H,R+H", "--format", "pcm32", "-o", wav],
                        check=True, env=env, capture_output=True)
@@ -127,6 +143,6 @@ def cells(report: Report, bins: dict, env: dict, device: str, runs: int, seconds
                     f"{unit} in {seconds} s on {where}, {label}, {'other core busy' if busy else 'idle'}: "
                     "thrum / thrum at normal scheduling / aplay at the same priority / floor (late wake-ups)",
                     value, "thrum ≤ floor (medians)", met,
-                    f"interleaved, {runs} runs each; cyclictest -p {PRIORITY} -i {round(period / RATE * 1e6)} µs"))
+                    f"interleaved, {runs} runs each; cyclictest -p {PRIORITY} -i {round(period / RATE * 1e6)} µs{server}"))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
