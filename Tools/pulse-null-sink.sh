@@ -43,10 +43,9 @@ start() {
     # threads above their clients'. PulseAudio's own default, 5, lets a real-time player preempt the
     # thread that mixes its stream. Takes effect as root (as in CI) or through rtkit; otherwise the server
     # runs without real-time scheduling and its log says so.
-    mkdir -p "$RUNTIME/pulse"
-    printf 'realtime-scheduling = yes\nrealtime-priority = %s\n' "${THRUM_PULSE_PRIORITY:-80}" >"$RUNTIME/pulse/daemon.conf"
+    printf 'realtime-scheduling = yes\nrealtime-priority = %s\n' "${THRUM_PULSE_PRIORITY:-80}" >"$RUNTIME/daemon.conf"
     # -n: no default.pa; --system=false with root prints a warning but works.
-    HOME="$RUNTIME" XDG_CONFIG_HOME="$RUNTIME" PULSE_CONFIG="$RUNTIME/pulse/daemon.conf" \
+    HOME="$RUNTIME" XDG_CONFIG_HOME="$RUNTIME" PULSE_CONFIG="$RUNTIME/daemon.conf" \
         setsid pulseaudio -n --daemonize=no --system=false --exit-idle-time=-1 --disallow-exit \
         --use-pid-file=no --log-target=stderr --log-level=notice \
         -L "module-null-sink sink_name=null rate=48000 channels=2 format=float32le" \

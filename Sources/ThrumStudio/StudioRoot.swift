@@ -13,8 +13,7 @@ package struct StudioRoot: Sendable {
 
     /// The root at `folder`; nil when it is not an existing folder.
     package init?(_ folder: String) {
-        guard let real = FileSystem.realPath(folder) else { return nil }
-        guard FileSystem.isDirectory(real) == true else { return nil }
+        guard let real = FileSystem.realPath(folder), FileSystem.isDirectory(real) == true else { return nil }
         path = real
     }
 
