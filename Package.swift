@@ -63,12 +63,19 @@ let package = Package(
                 "FoundationStandIns",
             ],
             swiftSettings: strict),
+        // The application layer under every front door (the command line, the studio, libthrum, Python): typed
+        // requests and results for loading, checking, rendering, converting, analysing, importing and playing
+        // patterns, with typed errors that carry the exit status and the one-line message.
+        .target(
+            name: "ThrumServices",
+            dependencies: [],
+            swiftSettings: strict),
         // Command-line commands and the in-house argument parser (a library so tests can drive it).
         .target(
             name: "ThrumCommandLine",
             dependencies: [
                 "Thrum", "ThrumModel", "AHAPCodec", "RenderCore", "AudioAnalysis", "AudioResources", "ALSAOutput",
-                "HapticFormats", "ThrumStudio", "FoundationStandIns",
+                "HapticFormats", "ThrumStudio", "ThrumServices", "FoundationStandIns",
             ],
             swiftSettings: strict),
         // Thrum Studio: the local web server (civetweb), its API, the edited document and its transport on the

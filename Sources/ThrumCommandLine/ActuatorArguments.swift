@@ -2,6 +2,7 @@ import FoundationEssentials
 import FoundationStandIns
 import RenderCore
 import Thrum
+import ThrumServices
 
 /// A `PATTERN[@LOCALITY]` argument of `play`, `render` and `plot` (docs/decisions.md "Output"): the pattern plays on
 /// the actuators of LOCALITY, or on every actuator of the channel map without one.
@@ -79,7 +80,7 @@ enum ActuatorArguments {
 
     /// Applies `--profile` values in order: a plain profile to every actuator not named, `NAME=PROFILE` to
     /// the actuator NAME of the map (or each actuator of a group).
-    /// - Throws: `UsageError` for a name the map does not carry; `CommandFailure` for a profile that cannot
+    /// - Throws: `UsageError` for a name the map does not carry; `ServiceError` for a profile that cannot
     ///   be read (66) or is wrong (65).
     static func applyProfiles(_ arguments: ParsedArguments, to options: inout CHHapticEngine.Options) throws {
         let names = options.channelMap.actuators
@@ -89,7 +90,7 @@ enum ActuatorArguments {
             do {
                 try profile.validate(sampleRate: rate)
             } catch {
-                throw CommandFailure(.dataError, "actuator profile \(text): \(error)")
+                throw ServiceError(.dataError, "actuator profile \(text): \(error)")
             }
             return profile
         }

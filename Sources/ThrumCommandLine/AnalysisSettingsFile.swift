@@ -2,6 +2,7 @@ import AHAPCodec
 import AudioAnalysis
 import FoundationEssentials
 import ThrumModel
+import ThrumServices
 
 /// Reads analysis settings from a small JSON file: an object whose keys are `preset` (a preset's name)
 /// and the settings' field names (`attack`, `release`, `onsetSensitivity`, `normalize`, …), any subset;
@@ -62,16 +63,16 @@ enum AnalysisSettingsFile {
     /// - Returns: the settings and the preset the file named, if any.
     static func read(_ path: String, base: AnalysisSettings, presetGiven: Bool) throws -> (AnalysisSettings, preset: String?) {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure(.noInput, "cannot open settings file '\(path)': no such file (check the path)")
+            throw ServiceError(.noInput, "cannot open settings file '\(path)': no such file (check the path)")
         }
         let parsed = JSONReader.parse(data)
-        if let error = parsed.error { throw CommandFailure(.dataError, "\(path):\(error.position): \(error.message)") }
+        if let error = parsed.error { throw ServiceError(.dataError, "\(path):\(error.position): \(error.message)") }
         guard let root = parsed.root, case .object(let members) = root.value else {
-            throw CommandFailure(.dataError, "\(path): the settings must be a JSON object, e.g. {\"release\": 0.05}")
+            throw ServiceError(.dataError, "\(path): the settings must be a JSON object, e.g. {\"release\": 0.05}")
         }
-        func failure(_ member: JSONMember, _ message: String) -> CommandFailure {
+        func failure(_ member: JSONMember, _ message: String) -> ServiceError {
             let place = member.keyPosition.map { ":\($0)" } ?? ""
-            return CommandFailure(.dataError, "\(path)\(place): \(member.key) \(message)")
+            return ServiceError(.dataError, "\(path)\(place): \(member.key) \(message)")
         }
         var settings = base
         var preset: String?
@@ -109,7 +110,7 @@ enum AnalysisSettingsFile {
         } catch {
             // A value out of range: point at it when the file set it (else the preset's value clashes with one that did).
             let place = members.last(where: { $0.key == error.field })?.keyPosition.map { ":\($0)" } ?? ""
-            throw CommandFailure(.dataError, "\(path)\(place): \(error)")
+            throw ServiceError(.dataError, "\(path)\(place): \(error)")
         }
         return (settings, preset)
     }

@@ -5,6 +5,7 @@ import FoundationEssentials
 import Glibc
 import FoundationStandIns
 import HapticFormats
+import ThrumServices
 
 /// Longest sound `thrum analyze` reads, and the file and memory limits that go with it.
 let analysisLimits = AudioResourceLimits(
@@ -64,7 +65,7 @@ let analyzeCommand = Subcommand(
         for note in notes { console.error("thrum analyze: note: \(note)") }
         let audio = try loadSound(input)
         guard audio.frameCount > 0 else {
-            throw CommandFailure(.dataError, "'\(input)' holds no audio (0 frames): there is nothing to analyse")
+            throw ServiceError(.dataError, "'\(input)' holds no audio (0 frames): there is nothing to analyse")
         }
 
         let scale: EnvelopeScale = format == "ahap" ? .intensity : .amplitude
@@ -176,13 +177,13 @@ func loadSound(_ path: String) throws -> DecodedAudio {
     } catch {
         switch error {
         case .missing:
-            throw CommandFailure(.noInput, "cannot open '\(path)': no such file (check the path)")
+            throw ServiceError(.noInput, "cannot open '\(path)': no such file (check the path)")
         case .unreadable(_, let reason):
-            throw CommandFailure(.dataError, "'\(path)' cannot be read as audio: \(reason) (re-export it as WAV, AIFF, FLAC or Ogg Vorbis)")
+            throw ServiceError(.dataError, "'\(path)' cannot be read as audio: \(reason) (re-export it as WAV, AIFF, FLAC or Ogg Vorbis)")
         case .fileTooLarge, .tooLong, .budgetExceeded:
-            throw CommandFailure(.dataError, "'\(path)' is too long: thrum analyze reads up to 30 minutes (cut it into parts)")
+            throw ServiceError(.dataError, "'\(path)' is too long: thrum analyze reads up to 30 minutes (cut it into parts)")
         default:
-            throw CommandFailure(.dataError, "'\(path)': \(error)")
+            throw ServiceError(.dataError, "'\(path)': \(error)")
         }
     }
 }
@@ -192,6 +193,6 @@ func writeText(_ text: String, to path: String) throws {
     do {
         try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     } catch {
-        throw CommandFailure(.ioError, "cannot write '\(path)': \(systemReason(of: error)) (check that the folder exists and is writable)")
+        throw ServiceError(.ioError, "cannot write '\(path)': \(systemReason(of: error)) (check that the folder exists and is writable)")
     }
 }

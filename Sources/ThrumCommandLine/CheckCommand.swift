@@ -3,6 +3,7 @@ import FoundationEssentials
 import HapticFormats
 import RenderCore
 import ThrumModel
+import ThrumServices
 
 let checkCommand = Subcommand(
     spec: CommandSpec(

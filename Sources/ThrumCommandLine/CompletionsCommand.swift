@@ -1,3 +1,5 @@
+import ThrumServices
+
 /// `thrum completions SHELL`: the completion script for bash, zsh or fish, written from the command tables.
 let completionsCommand = Subcommand(
     spec: CommandSpec(

@@ -34,34 +34,3 @@ package struct Console: Sendable {
     /// Writes `text` and a newline to standard error, control characters escaped (``TerminalText``).
     func error(_ text: String) { writeErr(TerminalText.escaped(text) + "\n") }
 }
-
-/// Exit codes (sysexits), as docs/decisions.md fixes them.
-package enum ExitCode: Int32, Sendable {
-    case ok = 0
-    /// The command line is wrong.
-    case usage = 64
-    /// A pattern or audio file is bad.
-    case dataError = 65
-    /// An input file is missing.
-    case noInput = 66
-    /// No playback device.
-    case unavailable = 69
-    /// A bug in Thrum.
-    case software = 70
-    /// An output file cannot be created.
-    case cantCreate = 73
-    /// Reading or writing a file failed.
-    case ioError = 74
-    /// Stopped by Ctrl-C.
-    case interrupted = 130
-}
-
-/// A failure that ends a command with an exit code and a one-line message on stderr.
-struct CommandFailure: Error {
-    let code: ExitCode
-    let message: String
-    init(_ code: ExitCode, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-}

@@ -3,6 +3,7 @@ import FoundationEssentials
 import FoundationStandIns
 import Glibc
 import HapticFormats
+import ThrumServices
 
 let convertCommand = Subcommand(
     spec: CommandSpec(
@@ -43,7 +44,7 @@ let convertCommand = Subcommand(
             options.format = format
         }
         for input in arguments.positionals where !FileManager.default.fileExists(atPath: input) {
-            throw CommandFailure(.noInput, "cannot open '\(input)': no such file (check the path)")
+            throw ServiceError(.noInput, "cannot open '\(input)': no such file (check the path)")
         }
         let result: FormatConverter.Result
         do throws(FormatConverter.UsageError) {
@@ -55,7 +56,7 @@ let convertCommand = Subcommand(
         let errors = result.diagnostics.filter { $0.severity == .error }.count
         let warnings = result.diagnostics.count - errors
         guard !result.hasErrors else {
-            throw CommandFailure(
+            throw ServiceError(
                 .dataError,
                 "nothing written: \(errors) error\(errors == 1 ? "" : "s")"
                     + (options.strict && warnings == 0 ? " (with --strict every loss is an error)" : ""))
@@ -81,12 +82,12 @@ func writeTogether(_ outputs: [(path: String, text: String)]) throws {
         do {
             try Data(output.text.utf8).write(to: URL(fileURLWithPath: path))
         } catch {
-            throw CommandFailure(.ioError, "cannot write \(output.path): \(systemReason(of: error))")
+            throw ServiceError(.ioError, "cannot write \(output.path): \(systemReason(of: error))")
         }
         temporary.append(path)
     }
     for (path, output) in zip(temporary, outputs) where rename(path, output.path) != 0 {
-        throw CommandFailure(.ioError, "cannot write \(output.path): \(String(cString: strerror(errno)))")
+        throw ServiceError(.ioError, "cannot write \(output.path): \(String(cString: strerror(errno)))")
     }
     temporary = []
 }

@@ -2,6 +2,7 @@ import ALSAOutput
 import FoundationEssentials
 import FoundationStandIns
 import Glibc
+import ThrumServices
 
 /// `thrum devices`: the ALSA playback devices and what each accepts, as text or JSON.
 let devicesCommand = Subcommand(

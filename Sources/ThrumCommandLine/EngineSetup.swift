@@ -3,6 +3,7 @@ import FoundationEssentials
 import FoundationStandIns
 import RenderCore
 import Thrum
+import ThrumServices
 
 /// Finds the files Thrum ships (`Patterns`, `Actuators`, `Audio`, `Studio`): `$THRUM_RESOURCES`; else, from
 /// the folder of the file holding this code (`thrum`, or `libthrum.so` loaded by another program) and then
@@ -144,7 +145,7 @@ enum EngineArguments {
         defer { if descriptor >= 0 { close(descriptor) } }
         let data = descriptor < 0 ? nil : FileBytes.read(descriptor: descriptor, limit: 1 << 20)
         guard let data else {
-            throw CommandFailure(
+            throw ServiceError(
                 .noInput, "actuator profile '\(argument)' is neither default, lra, speaker nor a readable JSON or .acf file")
         }
         do {
@@ -153,7 +154,7 @@ enum EngineArguments {
             }
             return try ActuatorProfile.decode(from: data)
         } catch {
-            throw CommandFailure(.dataError, "actuator profile \(argument): \(error)")
+            throw ServiceError(.dataError, "actuator profile \(argument): \(error)")
         }
     }
 
@@ -164,7 +165,7 @@ enum EngineArguments {
         let path = argument == "-" ? argument : BundledResources.patternPath(argument)
         if path != "-" && isSound(path) {
             guard FileSystem.exists(path) else {
-                throw CommandFailure(.noInput, "cannot open '\(path)': no such file (check the path)")
+                throw ServiceError(.noInput, "cannot open '\(path)': no such file (check the path)")
             }
             let sound = PatternData(events: [EventData(type: .audioCustom, time: 0, waveformPath: PathName.lastComponent(path))])
             return (CHHapticPattern(data: sound, sourceFolder: PatternInput.folder(of: path)), path)
@@ -193,15 +194,15 @@ struct PatternArgument {
 }
 
 /// The exit code and message for an error from the engine.
-func commandFailure(_ error: any Error, patternPath: String) -> CommandFailure {
-    guard let error = error as? CHHapticError else { return CommandFailure(.software, "\(error)") }
+func serviceError(_ error: any Error, patternPath: String) -> ServiceError {
+    guard let error = error as? CHHapticError else { return ServiceError(.software, "\(error)") }
     switch error.code {
     case .serverInitFailed, .serverInterrupted:
-        return CommandFailure(.unavailable, error.message)
+        return ServiceError(.unavailable, error.message)
     case .fileNotFound, .invalidAudioResource, .resourceNotAvailable:
-        return CommandFailure(.dataError, "\(patternPath): \(error.message)")
+        return ServiceError(.dataError, "\(patternPath): \(error.message)")
     default:
-        return CommandFailure(.dataError, "\(patternPath): \(error.message) [\(error.code)]")
+        return ServiceError(.dataError, "\(patternPath): \(error.message) [\(error.code)]")
     }
 }
 
@@ -220,7 +221,7 @@ struct OfflineRender {
         do {
             device = try GCDeviceHaptics(options: options)
         } catch {
-            throw commandFailure(error, patternPath: patterns.first?.path ?? "")
+            throw serviceError(error, patternPath: patterns.first?.path ?? "")
         }
         engines = try ActuatorArguments.engines(on: device, for: patterns.map(\.target))
         var players: [any CHHapticAdvancedPatternPlayer] = []
@@ -233,14 +234,14 @@ struct OfflineRender {
             } catch let error as UsageError {
                 throw error
             } catch {
-                throw commandFailure(error, patternPath: loaded.path)
+                throw serviceError(error, patternPath: loaded.path)
             }
         }
         for (player, loaded) in zip(players, patterns) {
             do {
                 try player.start(atTime: CHHapticTimeImmediate)
             } catch {
-                throw commandFailure(error, patternPath: loaded.path)
+                throw serviceError(error, patternPath: loaded.path)
             }
         }
         self.players = players

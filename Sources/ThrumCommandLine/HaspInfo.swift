@@ -3,13 +3,14 @@ import AudioAnalysis
 import FoundationEssentials
 import FoundationStandIns
 import HapticFormats
+import ThrumServices
 
 /// What `thrum info PROJECT.hasp` prints: the project's clips, each with its audio, its designed haptic
 /// and its analysis settings in Thrum's names (docs/analysis.md maps them to Haptics Studio's), ready
 /// for `thrum analyze --settings PROJECT.hasp --clip NAME`; then the notes on fields Thrum does not read.
 enum HaspInfo {
     /// Prints the facts of the project at `path`.
-    /// - Throws: `CommandFailure` for a missing (66) or broken (65) project, located.
+    /// - Throws: `ServiceError` for a missing (66) or broken (65) project, located.
     static func run(_ path: String, json: Bool, console: Console) throws -> ExitCode {
         let project = try HaspProject(path: path)
         var notes = project.notes

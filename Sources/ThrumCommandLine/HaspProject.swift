@@ -3,6 +3,7 @@ import FoundationEssentials
 import FoundationStandIns
 import HapticFormats
 import ThrumModel
+import ThrumServices
 
 /// A Meta Haptics Studio project (`.hasp`): a JSON object with `version`, `metadata` {name}, `state`,
 /// `clips`, `groups` and `updatedAt`; each clip has `clipId`, `name`, `audioAsset` {filename, path
@@ -41,17 +42,17 @@ struct HaspProject {
     static let clipKeys = ["clipId", "name", "audioAsset", "waveform", "settings", "lastUpdate", "haptic"]
 
     /// Reads the project at `path`.
-    /// - Throws: `CommandFailure` (66 missing, 65 not a project) naming the file and place.
+    /// - Throws: `ServiceError` (66 missing, 65 not a project) naming the file and place.
     init(path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure(.noInput, "cannot open project '\(path)': no such file (check the path)")
+            throw ServiceError(.noInput, "cannot open project '\(path)': no such file (check the path)")
         }
         let parsed = JSONReader.parse(data)
         if let error = parsed.error {
-            throw CommandFailure(.dataError, "\(path):\(error.position): invalid JSON: \(error.message) (is it a Haptics Studio project?)")
+            throw ServiceError(.dataError, "\(path):\(error.position): invalid JSON: \(error.message) (is it a Haptics Studio project?)")
         }
         guard let root = parsed.root, case .object(let top) = root.value else {
-            throw CommandFailure(.dataError, "\(path):1:1: a Haptics Studio project is a JSON object with \"clips\"")
+            throw ServiceError(.dataError, "\(path):1:1: a Haptics Studio project is a JSON object with \"clips\"")
         }
         self.path = path
         var notes: [String] = []
@@ -66,21 +67,21 @@ struct HaspProject {
             return parts.contains(nil) ? nil : parts.map { "\(Int($0!))" }.joined(separator: ".")
         }
         guard let clipsMember = top.last(where: { $0.key == "clips" }) else {
-            throw CommandFailure(.dataError, "\(path):\(root.position ?? SourcePosition(line: 1, column: 1)): the project has no \"clips\" list (is it a Haptics Studio project?)")
+            throw ServiceError(.dataError, "\(path):\(root.position ?? SourcePosition(line: 1, column: 1)): the project has no \"clips\" list (is it a Haptics Studio project?)")
         }
         guard case .array(let list) = clipsMember.value.value else {
-            throw CommandFailure(.dataError, "\(place(clipsMember.keyPosition)): clips must be a list, not \(clipsMember.value.typeDescription)")
+            throw ServiceError(.dataError, "\(place(clipsMember.keyPosition)): clips must be a list, not \(clipsMember.value.typeDescription)")
         }
         let folder = PathName.parent(path)
         var clips: [Clip] = []
         for (index, node) in list.enumerated() {
             guard case .object(let members) = node.value else {
-                throw CommandFailure(.dataError, "\(place(node.position)): clips[\(index)] must be an object, not \(node.typeDescription)")
+                throw ServiceError(.dataError, "\(place(node.position)): clips[\(index)] must be an object, not \(node.typeDescription)")
             }
             for member in members where !Self.clipKeys.contains(member.key) { note(member, "clips[\(index)].") }
             let nameMember = members.last { $0.key == "name" }
             guard let nameMember, let name = Self.string(nameMember.value), !name.isEmpty else {
-                throw CommandFailure(.dataError, "\(place(nameMember?.keyPosition ?? node.position)): clips[\(index)] needs a \"name\" (a non-empty string)")
+                throw ServiceError(.dataError, "\(place(nameMember?.keyPosition ?? node.position)): clips[\(index)] needs a \"name\" (a non-empty string)")
             }
             let asset = members.last { $0.key == "audioAsset" }?.value
             let pathNode = asset.flatMap { Self.member("path", of: $0) }
@@ -95,7 +96,7 @@ struct HaspProject {
             }
             let settings = members.last { $0.key == "settings" }?.value
             if let settings, case .object = settings.value {} else if let settings {
-                throw CommandFailure(.dataError, "\(place(settings.position)): clips[\(index)] \"\(name)\": settings must be an object, not \(settings.typeDescription)")
+                throw ServiceError(.dataError, "\(place(settings.position)): clips[\(index)] \"\(name)\": settings must be an object, not \(settings.typeDescription)")
             }
             clips.append(
                 Clip(

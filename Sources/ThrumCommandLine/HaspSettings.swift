@@ -1,6 +1,7 @@
 import AHAPCodec
 import AudioAnalysis
 import FoundationEssentials
+import ThrumServices
 
 /// Meta Haptics Studio's analysis settings (a `.hasp` clip's `settings`: the serde form of
 /// `OfflineAnalysisSettings` in meta-haptics-sdk's `audio_analysis`) as Thrum's ``AnalysisSettings``.
@@ -68,7 +69,7 @@ enum HaspSettings {
     ]
 
     /// The settings of `node` (a clip's `settings` object) in `file`, and the located notes.
-    /// - Throws: `CommandFailure` (65) at the first value of a wrong type or out of range.
+    /// - Throws: `ServiceError` (65) at the first value of a wrong type or out of range.
     static func read(_ node: JSONNode, file: String) throws -> (AnalysisSettings, notes: [String]) {
         var settings = AnalysisSettings.general
         var notes: [String] = []
@@ -77,7 +78,7 @@ enum HaspSettings {
         func place(_ position: SourcePosition?) -> String { position.map { "\(file):\($0)" } ?? file }
         func walk(_ node: JSONNode, path: String) throws {
             guard case .object(let members) = node.value else {
-                throw CommandFailure(.dataError, "\(place(node.position)): settings.\(path) must be an object, not \(node.typeDescription)")
+                throw ServiceError(.dataError, "\(place(node.position)): settings.\(path) must be an object, not \(node.typeDescription)")
             }
             for member in members {
                 let full = path.isEmpty ? member.key : path + "." + member.key
@@ -86,12 +87,12 @@ enum HaspSettings {
                     try walk(member.value, path: full)
                 } else if let field = fields.first(where: { $0.path == full }) {
                     guard case .number(let value, _) = member.value.value else {
-                        throw CommandFailure(.dataError, "\(place(member.keyPosition)): settings.\(full) must be a number, not \(member.value.typeDescription)")
+                        throw ServiceError(.dataError, "\(place(member.keyPosition)): settings.\(full) must be a number, not \(member.value.typeDescription)")
                     }
                     field.apply(&settings, value)
                 } else if let flag = flags.first(where: { $0.path == full }) {
                     guard case .bool(let value) = member.value.value else {
-                        throw CommandFailure(.dataError, "\(place(member.keyPosition)): settings.\(full) must be true or false")
+                        throw ServiceError(.dataError, "\(place(member.keyPosition)): settings.\(full) must be true or false")
                     }
                     flag.apply(&settings, value)
                 } else if let why = unused[full] {
@@ -112,7 +113,7 @@ enum HaspSettings {
         } catch {
             let meta = fields.first { $0.thrum == error.field }?.path
             let position = meta.flatMap { positions[$0] }
-            throw CommandFailure(
+            throw ServiceError(
                 .dataError,
                 "\(place(position)): " + (meta.map { "settings.\($0) → " } ?? "") + "\(error) (change it in Haptics Studio or the project file)")
         }

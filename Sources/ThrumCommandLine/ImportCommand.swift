@@ -2,6 +2,7 @@ import AHAPCodec
 import FoundationEssentials
 import FoundationStandIns
 import HapticFormats
+import ThrumServices
 
 let importCommand = Subcommand(
     spec: CommandSpec(
@@ -49,10 +50,10 @@ let importCommand = Subcommand(
             let decoded = HapticFileDecoder.decode(root: haptic, file: path)
             guard let file = decoded.file else {
                 let first = decoded.errors.first?.formatted ?? "\(project.place(haptic.position)): the haptic cannot be read"
-                throw CommandFailure(.dataError, "\(first) (clip '\(clip.name)'; open the project in Haptics Studio and save it again)")
+                throw ServiceError(.dataError, "\(first) (clip '\(clip.name)'; open the project in Haptics Studio and save it again)")
             }
             guard let audio = clip.audioFile, FileManager.default.fileExists(atPath: audio) else {
-                throw CommandFailure(
+                throw ServiceError(
                     .noInput,
                     "\(project.place(clip.audioPosition ?? clip.position)): clip '\(clip.name)': audio file '\(clip.audioPath ?? "?")' "
                         + "not found (put it at that path, relative to the project's folder)")
@@ -84,17 +85,17 @@ let importCommand = Subcommand(
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw CommandFailure(.ioError, "cannot make the folder '\(folder)': \(systemReason(of: error))")
+            throw ServiceError(.ioError, "cannot make the folder '\(folder)': \(systemReason(of: error))")
         }
         for output in outputs { try writeText(output.text, to: output.path) }
         for copy in copies {
             guard let data = FileManager.default.contents(atPath: copy.from) else {
-                throw CommandFailure(.ioError, "cannot read '\(copy.from)' (check its permissions)")
+                throw ServiceError(.ioError, "cannot read '\(copy.from)' (check its permissions)")
             }
             do {
                 try data.write(to: URL(fileURLWithPath: copy.to), options: .atomic)
             } catch {
-                throw CommandFailure(.ioError, "cannot write '\(copy.to)': \(systemReason(of: error)) (check that the folder is writable)")
+                throw ServiceError(.ioError, "cannot write '\(copy.to)': \(systemReason(of: error)) (check that the folder is writable)")
             }
         }
         console.print(

@@ -3,6 +3,7 @@ import FoundationStandIns
 import RenderCore
 import Thrum
 import ThrumModel
+import ThrumServices
 
 /// What `thrum info` says about the actuators of a channel map: each actuator's channels, profile and
 /// position, and the patterns that play on it (`FILE@ACTUATOR`, or every actuator without @).
@@ -19,14 +20,14 @@ struct ActuatorSummary {
     let map: ChannelMap
     let lanes: [Lane]
 
-    /// - Throws: `UsageError` for a locality the map lacks; `CommandFailure` for options the device refuses.
+    /// - Throws: `UsageError` for a locality the map lacks; `ServiceError` for options the device refuses.
     init(options: CHHapticEngine.Options, files: [(target: PatternTarget, file: String, pattern: PatternData)]) throws {
         map = options.channelMap
         let device: GCDeviceHaptics
         do {
             device = try GCDeviceHaptics(options: options)
         } catch {
-            throw commandFailure(error, patternPath: files.first?.file ?? "")
+            throw serviceError(error, patternPath: files.first?.file ?? "")
         }
         let covered = try files.map { file -> [String] in
             let names = device.actuators(in: file.target.playsOn).map(\.name)

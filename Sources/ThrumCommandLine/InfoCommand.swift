@@ -5,6 +5,7 @@ import FoundationStandIns
 import HapticFormats
 import Thrum
 import ThrumModel
+import ThrumServices
 
 /// The facts `thrum info` reports about one pattern.
 struct PatternSummary {

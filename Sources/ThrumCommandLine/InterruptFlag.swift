@@ -1,6 +1,7 @@
 @preconcurrency import Dispatch
 import Glibc
 import Synchronization
+import ThrumServices
 
 /// Turns SIGINT, SIGTERM and SIGHUP into a flag that `play` and `render` poll, so they stop cleanly
 /// (playback drained, a half-written file removed) and exit 130.

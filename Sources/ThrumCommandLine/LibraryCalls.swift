@@ -4,6 +4,7 @@ import FoundationStandIns
 import HapticFormats
 import RenderCore
 import Thrum
+import ThrumServices
 
 /// What libthrum (the C ABI, Sources/ThrumC) calls: the CLI's commands as functions, with the CLI's own
 /// checks, options (spelled as on its command line) and one-line messages. The C layer only marshals.
@@ -25,11 +26,11 @@ package enum LibraryCalls {
         switch error {
         case let failure as Failure: return failure
         case let usage as UsageError: return Failure(status: ExitCode.usage.rawValue, message: usage.message)
-        case let command as CommandFailure: return Failure(status: command.code.rawValue, message: command.message)
+        case let command as ServiceError: return Failure(status: command.status.rawValue, message: command.message)
         case let read as PatternInput.Failure: return Failure(status: read.code.rawValue, message: read.message(patternPath))
         default:
-            let command = commandFailure(error, patternPath: patternPath)
-            return Failure(status: command.code.rawValue, message: command.message)
+            let command = serviceError(error, patternPath: patternPath)
+            return Failure(status: command.status.rawValue, message: command.message)
         }
     }
 
@@ -103,7 +104,7 @@ package enum LibraryCalls {
                 Diagnostic(issue.severity, file: pattern.name, path: "", message: issue.message, code: issue.code)
             }
             guard let file = converted.file else {
-                throw CommandFailure(
+                throw ServiceError(
                     .dataError, "nothing written: " + (losses.first { $0.severity == .error }?.formatted ?? "no haptic content"))
             }
             try writeText(HapticFileEncoder.encode(file), to: path)

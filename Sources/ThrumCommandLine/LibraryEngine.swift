@@ -3,6 +3,7 @@ import FoundationEssentials
 import FoundationStandIns
 import RenderCore
 import Thrum
+import ThrumServices
 
 extension LibraryCalls {
     /// CLOCK_MONOTONIC now, in seconds: the clock of `Player.start(atMonotonicTime:)` and of the onset log's
@@ -82,7 +83,7 @@ extension LibraryCalls {
                 do {
                     try engine.start()
                 } catch let error as CHHapticError {
-                    throw CommandFailure(.unavailable, error.message)
+                    throw ServiceError(.unavailable, error.message)
                 }
                 engines[locality] = engine
                 return engine

@@ -2,6 +2,7 @@ import AHAPCodec
 import FoundationEssentials
 import FoundationStandIns
 import ThrumModel
+import ThrumServices
 
 let listCommand = Subcommand(
     spec: CommandSpec(
@@ -14,7 +15,7 @@ let listCommand = Subcommand(
         guard let folder = BundledResources.patterns,
             let names = try? FileManager.default.contentsOfDirectory(atPath: folder)
         else {
-            throw CommandFailure(.noInput, "the bundled patterns were not found (set THRUM_RESOURCES to Thrum's Resources folder)")
+            throw ServiceError(.noInput, "the bundled patterns were not found (set THRUM_RESOURCES to Thrum's Resources folder)")
         }
         var rows: [(name: String, duration: Double, description: String)] = []
         for file in names.sorted() where file.hasSuffix(".ahap") {

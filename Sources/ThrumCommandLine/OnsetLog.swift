@@ -3,6 +3,7 @@ import AudioResources
 import FoundationEssentials
 import FoundationStandIns
 import Thrum
+import ThrumServices
 
 /// `thrum play --onset-log FILE.jsonl`: one JSON line per event onset, collected from the engine's
 /// `onsetHandler` (its delivery thread, never the render thread) and written once playback ends, under a
@@ -24,19 +25,19 @@ final class OnsetLog: @unchecked Sendable {
     private var fallbackPattern: String?
 
     /// Checks that `path` can be created (its folder exists and is writable, it is not a folder).
-    /// - Throws: `CommandFailure` (exit 73) naming the file and what to do.
+    /// - Throws: `ServiceError` (exit 73) naming the file and what to do.
     init(path: String) throws {
         self.path = path
         var isFolder = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder {
-            throw CommandFailure(.cantCreate, "cannot create onset log '\(path)': it is a folder; give a file name")
+            throw ServiceError(.cantCreate, "cannot create onset log '\(path)': it is a folder; give a file name")
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder else {
-            throw CommandFailure(.cantCreate, "cannot create onset log '\(path)': folder '\(folder)' does not exist")
+            throw ServiceError(.cantCreate, "cannot create onset log '\(path)': folder '\(folder)' does not exist")
         }
         guard access(folder, W_OK) == 0 else {
-            throw CommandFailure(.cantCreate, "cannot create onset log '\(path)': folder '\(folder)' is not writable")
+            throw ServiceError(.cantCreate, "cannot create onset log '\(path)': folder '\(folder)' is not writable")
         }
     }
 
@@ -61,15 +62,15 @@ final class OnsetLog: @unchecked Sendable {
     }
 
     /// Writes the file: every line recorded, then `{"lost_onsets":N}` when `lost` > 0.
-    /// - Throws: `CommandFailure` (exit 74) naming the file and the system's reason.
+    /// - Throws: `ServiceError` (exit 74) naming the file and the system's reason.
     func commit(lost: Int) throws {
         var data = lock.withLock { Data(text) }
         if lost > 0 { data += Data("{\"lost_onsets\":\(lost)}\n".utf8) }
         do {
             try OutputFile.write(data, to: path)
         } catch {
-            guard case .writeFailed(_, let reason) = error else { throw CommandFailure(.ioError, "\(error)") }
-            throw CommandFailure(.ioError, "cannot write onset log '\(path)': \(reason)")
+            guard case .writeFailed(_, let reason) = error else { throw ServiceError(.ioError, "\(error)") }
+            throw ServiceError(.ioError, "cannot write onset log '\(path)': \(reason)")
         }
     }
 

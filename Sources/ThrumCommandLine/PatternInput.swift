@@ -5,6 +5,7 @@ import FoundationStandIns
 import Glibc
 import HapticFormats
 import ThrumModel
+import ThrumServices
 
 /// How much one pattern may cost to read, check, render and draw, so that a small hostile file cannot
 /// make a command work or allocate without bound. Each limit is raised by the option its message names.
@@ -160,7 +161,7 @@ func loadPattern(_ argument: String, limits: PatternLimits) throws -> (pattern: 
     do {
         data = try PatternInput.read(argument, limits: limits)
     } catch {
-        throw CommandFailure(error.code, error.message(name))
+        throw ServiceError(error.code, error.message(name))
     }
     let rerun = argument == "-" ? "" : " (run 'thrum check \(argument)' for every problem)"
     return try acceptPattern(PatternInput.decode(data, name: name), name: name, limits: limits, rerun: rerun)
@@ -173,8 +174,8 @@ func acceptPattern(
 ) throws -> (pattern: PatternData, loaded: LoadedPattern) {
     guard let pattern = loaded.pattern, !loaded.diagnostics.contains(where: { $0.severity == .error }) else {
         let first = loaded.diagnostics.first { $0.severity == .error }
-        throw CommandFailure(.dataError, (first?.formatted ?? "\(name): the pattern cannot be loaded") + rerun)
+        throw ServiceError(.dataError, (first?.formatted ?? "\(name): the pattern cannot be loaded") + rerun)
     }
-    if let problem = limits.problems(in: pattern).first { throw CommandFailure(.dataError, "\(name): \(problem)") }
+    if let problem = limits.problems(in: pattern).first { throw ServiceError(.dataError, "\(name): \(problem)") }
     return (pattern, loaded)
 }

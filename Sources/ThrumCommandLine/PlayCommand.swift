@@ -9,6 +9,7 @@ import HapticFormats
 import RenderCore
 import Synchronization
 import Thrum
+import ThrumServices
 
 let playCommand = Subcommand(
     spec: CommandSpec(
@@ -80,7 +81,7 @@ let playCommand = Subcommand(
             do {
                 playing = try PlayStart(options: options, patterns: patterns, transport: transport, timing: timing, console: console)
             } catch let refused as PlayStart.Refused {
-                throw CommandFailure(.unavailable, refused.message)
+                throw ServiceError(.unavailable, refused.message)
             }
         }
         let engines = playing.engines
@@ -96,7 +97,7 @@ let playCommand = Subcommand(
         var session = PlaySession(engines: engines, players: players, console: console)
         if arguments.flag(.watch) {
             guard let watcher = FileWatcher(path: path) else {
-                throw CommandFailure(.software, "cannot watch \(path) for changes (inotify unavailable)")
+                throw ServiceError(.software, "cannot watch \(path) for changes (inotify unavailable)")
             }
             session.watch = PatternWatch(watcher: watcher, path: path, transport: transport, limits: limits)
         }
@@ -121,7 +122,7 @@ let playCommand = Subcommand(
             return .interrupted
         case .deviceFailed:
             try timing.finish(lost: lostOnsets, console: console)
-            throw CommandFailure(
+            throw ServiceError(
                 .unavailable,
                 "ALSA device '\(device)' failed while playing: \(engine.lastDeviceError ?? "it stopped")")
         case .finished, .quit:
@@ -184,7 +185,7 @@ final class PatternWatch {
             return nil
         }
         do {
-            if let problem = limits.problems(in: data).first { throw CommandFailure(.dataError, problem) }
+            if let problem = limits.problems(in: data).first { throw ServiceError(.dataError, problem) }
             let folder = PatternInput.folder(of: path)
             let player = try engine.makeAdvancedPlayer(with: CHHapticPattern(data: data, sourceFolder: folder))
             try transport.apply(to: player)
@@ -192,7 +193,7 @@ final class PatternWatch {
             console.writeErr("\r\u{1B}[K")
             console.error("thrum play: reloaded \(path)")
             return player
-        } catch let failure as CommandFailure {
+        } catch let failure as ServiceError {
             console.error("thrum play: \(path): \(failure.message); still playing the last good version")
             return nil
         } catch {

@@ -1,6 +1,7 @@
 import ALSAOutput
 import RenderCore
 import Thrum
+import ThrumServices
 
 /// `thrum play`'s device check, run when the engine's start on the device was refused: negotiates on the
 /// device once (nothing is played), falls back to the nearest rate it has when no rate was asked for, and turns a refusal into
@@ -8,7 +9,7 @@ import Thrum
 enum PlayDevice {
     /// Checks `device` for `options`; moves `options.sampleRate` to the device's nearest rate when
     /// `rateGiven` is false (and says so).
-    /// - Throws: `CommandFailure` (exit 69) naming the device's limits and the fix.
+    /// - Throws: `ServiceError` (exit 69) naming the device's limits and the fix.
     static func check(
         _ device: String, options: inout CHHapticEngine.Options, rateGiven: Bool, console: Console
     ) throws {
@@ -20,8 +21,8 @@ enum PlayDevice {
         do {
             setup = try ALSADevices.negotiate(configuration)
         } catch {
-            guard !error.mismatches.isEmpty else { throw CommandFailure(.unavailable, error.description) }
-            throw CommandFailure(.unavailable, refusal(error, device: device, map: options.channelMap))
+            guard !error.mismatches.isEmpty else { throw ServiceError(.unavailable, error.description) }
+            throw ServiceError(.unavailable, refusal(error, device: device, map: options.channelMap))
         }
         if setup.sampleRate != Int(options.sampleRate) {
             console.error(

@@ -1,5 +1,6 @@
 import ALSAOutput
 import Thrum
+import ThrumServices
 
 /// `thrum play`'s device, engines and players, started: the engines on the device (held until the players
 /// are queued, so every pattern starts on the stream's first frame, or running with `--start-at`) and the
@@ -19,7 +20,7 @@ struct PlayStart {
     }
 
     /// Builds everything for `options` and starts it.
-    /// - Throws: `Refused` when the device refuses the stream; `CommandFailure` or `UsageError` for the
+    /// - Throws: `Refused` when the device refuses the stream; `ServiceError` or `UsageError` for the
     ///   patterns, the actuators and `--start-at`.
     init(
         options: CHHapticEngine.Options, patterns: [PatternArgument], transport: TransportArguments, timing: PlayTiming,
@@ -29,7 +30,7 @@ struct PlayStart {
         do {
             haptics = try GCDeviceHaptics(options: options)
         } catch {
-            throw commandFailure(error, patternPath: path)
+            throw serviceError(error, patternPath: path)
         }
         engines = try ActuatorArguments.engines(on: haptics, for: patterns.map(\.target))
         var players: [any CHHapticAdvancedPatternPlayer] = []
@@ -41,7 +42,7 @@ struct PlayStart {
             } catch let error as UsageError {
                 throw error
             } catch {
-                throw commandFailure(error, patternPath: loaded.path)
+                throw serviceError(error, patternPath: loaded.path)
             }
         }
         self.players = players
@@ -57,7 +58,7 @@ struct PlayStart {
             startTime = try timing.startTime(engines[0])
         } catch let error as CHHapticError {
             for engine in engines { engine.stop() }
-            throw CommandFailure(.unavailable, error.message)
+            throw ServiceError(.unavailable, error.message)
         } catch {
             for engine in engines { engine.stop() }
             throw error
@@ -70,7 +71,7 @@ struct PlayStart {
                 if let duration = transport.duration { try player.stop(atTime: startTime + duration) }
             } catch {
                 for engine in engines { engine.stop() }
-                throw commandFailure(error, patternPath: loaded.path)
+                throw serviceError(error, patternPath: loaded.path)
             }
         }
     }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import FoundationStandIns
 import Thrum
+import ThrumServices
 
 /// `thrum play --onset-log FILE.jsonl` and `--start-at T` (docs/timing.md).
 struct PlayTiming {
@@ -18,7 +19,7 @@ struct PlayTiming {
     /// The CLOCK_MONOTONIC time to start at (seconds), when asked for.
     let startAt: Double?
 
-    /// - Throws: `UsageError` for a start time that is not a number or is in the past; `CommandFailure`
+    /// - Throws: `UsageError` for a start time that is not a number or is in the past; `ServiceError`
     ///   (73) for a log that cannot be created.
     init(_ arguments: ParsedArguments) throws {
         startAt = try arguments.double(.startAt, in: 0...1e12)
@@ -67,16 +68,16 @@ struct PlayTiming {
     /// The engine time whose frame leaves the DAC at CLOCK_MONOTONIC time `startAt` (seconds) on the running
     /// `engine`, waiting at most 5 s for its DAC clock. `name` names the time in messages (`--start-at`).
     /// - Throws: `UsageError` when that time has passed or is nearer than the device's buffer can reach;
-    ///   `CommandFailure` (69) when the device reports no timing.
+    ///   `ServiceError` (69) when the device reports no timing.
     static func engineTime(leavingDACAt startAt: Double, on engine: CHHapticEngine, named name: String) throws
         -> TimeInterval
     {
         guard engine.waitForOutputClock(timeout: 5) else {
-            throw CommandFailure(.unavailable, "the device reported no playback position within 5 s; cannot honour \(name)")
+            throw ServiceError(.unavailable, "the device reported no playback position within 5 s; cannot honour \(name)")
         }
         try requireFuture(startAt, named: name)
         guard let time = engine.engineTime(forOutputTime: startAt) else {
-            throw CommandFailure(.unavailable, "the device stopped before \(name) could be scheduled")
+            throw ServiceError(.unavailable, "the device stopped before \(name) could be scheduled")
         }
         // The render thread takes commands at its next period: the frames before it are rendered already.
         let earliest = engine.currentTime + 2 * Double(engine.periodFrames) / engine.options.sampleRate

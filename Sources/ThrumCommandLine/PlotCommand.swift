@@ -5,6 +5,7 @@ import RenderCore
 import Thrum
 import Glibc
 import ThrumModel
+import ThrumServices
 
 /// PNG output: the SVG converted by `rsvg-convert` (Debian package `librsvg2-bin`).
 enum PlotPNG {
@@ -32,7 +33,7 @@ enum PlotPNG {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw CommandFailure(.ioError, "cannot create a temporary folder: \(systemReason(of: error))")
+            throw ServiceError(.ioError, "cannot create a temporary folder: \(systemReason(of: error))")
         }
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("plot.svg").path
@@ -41,20 +42,20 @@ enum PlotPNG {
         do {
             try Data(svg.utf8).write(to: URL(fileURLWithPath: input))
         } catch {
-            throw CommandFailure(.ioError, "cannot write a temporary SVG: \(systemReason(of: error))")
+            throw ServiceError(.ioError, "cannot write a temporary SVG: \(systemReason(of: error))")
         }
         let converter: pid_t
         do {
             converter = try Subprocess.spawn(
                 toolPath, ["--format", "png", "--background-color", "white", input], output: output, error: errors)
         } catch {
-            throw CommandFailure(.unavailable, "\(error); " + missingToolMessage)
+            throw ServiceError(.unavailable, "\(error); " + missingToolMessage)
         }
         let ending = Subprocess.wait(converter)
         guard ending == .exited(0), let image = FileManager.default.contents(atPath: output) else {
             let message = String(decoding: FileManager.default.contents(atPath: errors) ?? Data(), as: UTF8.self)
             let detail = message.trimmingSpacesAndNewlines.replacing("\n", with: "; ")
-            throw CommandFailure(.ioError, "\(tool) could not convert the plot to PNG" + (detail.isEmpty ? "" : ": \(detail)"))
+            throw ServiceError(.ioError, "\(tool) could not convert the plot to PNG" + (detail.isEmpty ? "" : ": \(detail)"))
         }
         return image
     }
@@ -110,7 +111,7 @@ let plotCommand = Subcommand(
         var toolPath: String?
         if format == "png" {
             guard let found = PlotPNG.find(PlotPNG.tool, in: ProcessInfo.processInfo.environment["PATH"]) else {
-                throw CommandFailure(.unavailable, PlotPNG.missingToolMessage)
+                throw ServiceError(.unavailable, PlotPNG.missingToolMessage)
             }
             toolPath = found
         }
@@ -118,7 +119,7 @@ let plotCommand = Subcommand(
         let patterns = try EngineArguments.patterns(arguments, limits: PatternLimits(arguments))
         let (pattern, path) = (patterns[0].pattern, patterns[0].path)
         if duration == nil && pattern.duration > maxPlotSeconds {
-            throw CommandFailure(
+            throw ServiceError(
                 .dataError,
                 "\(path): the pattern lasts \(PatternValidator.formatted(pattern.duration)) s, more than the \(Int(maxPlotSeconds)) s a plot covers (pass --duration S to plot its start)")
         }
@@ -147,7 +148,7 @@ let plotCommand = Subcommand(
                 }
             }
         } catch {
-            throw commandFailure(error, patternPath: path)
+            throw serviceError(error, patternPath: path)
         }
 
         let rendered = Double(left.count) / rate
@@ -166,7 +167,7 @@ let plotCommand = Subcommand(
                 haptics: zip(actuators, haptics).map { (name: $0, samples: $1) },
                 left: left, right: right, profile: profile)
         } catch {
-            throw CommandFailure(.dataError, "\(path): \(error)")
+            throw ServiceError(.dataError, "\(path): \(error)")
         }
         timeline.soundingEnd = render.endFrame.map { Double($0) / rate } ?? end
         // AudioCustom bars cover the part of the file they play: probe each file's length.
@@ -186,7 +187,7 @@ let plotCommand = Subcommand(
             do {
                 try OutputFile.write(toolPath.map { try PlotPNG.convert(svg, toolPath: $0) } ?? Data(svg.utf8), to: output)
             } catch let error as AudioResourceError {
-                throw CommandFailure(.ioError, "\(error)")
+                throw ServiceError(.ioError, "\(error)")
             }
         }
         let summary =

@@ -3,6 +3,7 @@ import FoundationEssentials
 import FoundationStandIns
 import RenderCore
 import Thrum
+import ThrumServices
 
 /// The peak of each channel of a rendered file.
 ///
@@ -124,14 +125,14 @@ let renderCommand = Subcommand(
                     path: output, sampleRate: rate, channelCount: channels, sampleFormat: format,
                     expectedFrames: expectedFrames)
         } catch {
-            throw CommandFailure(.ioError, "\(error)")
+            throw ServiceError(.ioError, "\(error)")
         }
         var progress = ProgressBar(console: console, totalFrames: expectedFrames, sampleRate: options.sampleRate)
         var meter = OutputMeter(channels: channels)
         let outcome: OfflineRender.Outcome
         do {
             outcome = try render.run(limit: plan.limit) { block in
-                if interrupt.isSet { throw CommandFailure(.interrupted, "interrupted; nothing was written") }
+                if interrupt.isSet { throw ServiceError(.interrupted, "interrupted; nothing was written") }
                 meter.measure(block)
                 try writer.write(block)
                 progress.update(meter.frames)
@@ -141,7 +142,7 @@ let renderCommand = Subcommand(
         } catch let error as AudioResourceError {
             progress.finish()
             writer.discard()
-            throw CommandFailure(.ioError, error.description)
+            throw ServiceError(.ioError, error.description)
         } catch {
             progress.finish()
             writer.discard()
@@ -171,7 +172,7 @@ struct RenderPlan {
 
     /// Checks the transport options of `arguments`, then loads the `patterns`, checks the engine options
     /// for them and starts them.
-    /// - Throws: `UsageError` (64), `CommandFailure` (65 a render over the length limit, 66, 69).
+    /// - Throws: `UsageError` (64), `ServiceError` (65 a render over the length limit, 66, 69).
     init(_ arguments: ParsedArguments, patterns load: () throws -> [PatternArgument]) throws {
         let transport = try TransportArguments(arguments)
         if transport.loopForever && transport.duration == nil {
@@ -186,7 +187,7 @@ struct RenderPlan {
         let longest = patterns.map(\.pattern.duration).max() ?? 0
         let expectedSeconds = transport.duration ?? longest * passes / transport.rate
         if transport.duration == nil && expectedSeconds > maxRenderSecondsWithoutDuration {
-            throw CommandFailure(
+            throw ServiceError(
                 .dataError,
                 "\(name): the render would last \(PatternValidator.formatted(expectedSeconds)) s, more than the "
                     + "\(Int(maxRenderSecondsWithoutDuration)) s rendered without --duration (pass --duration S to render that long)")

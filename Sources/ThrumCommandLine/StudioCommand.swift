@@ -2,6 +2,7 @@ import FoundationEssentials
 import FoundationStandIns
 import Glibc
 import ThrumStudio
+import ThrumServices
 
 /// Worker threads of the studio's server; each open WebSocket holds one.
 private let studioThreads = 64
@@ -32,11 +33,11 @@ let studioCommand = Subcommand(
         let argument = arguments.positionals.first ?? FileManager.default.currentDirectoryPath
         var isFolder = false
         guard FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder) else {
-            throw CommandFailure(.noInput, "cannot open '\(argument)': no such file or folder (check the path)")
+            throw ServiceError(.noInput, "cannot open '\(argument)': no such file or folder (check the path)")
         }
         let folder = isFolder ? argument : PathName.parent(argument)
         guard let root = StudioRoot(folder.isEmpty ? "." : folder) else {
-            throw CommandFailure(.noInput, "cannot use '\(folder)' as the studio's folder")
+            throw ServiceError(.noInput, "cannot use '\(folder)' as the studio's folder")
         }
         let port = try arguments.int(.port, in: 0...65_535) ?? 0
         let host = arguments.value(.host) ?? "127.0.0.1"
@@ -59,7 +60,7 @@ let studioCommand = Subcommand(
             server = try HTTPServer(host: host, port: port, threads: studioThreads, webSocketPath: "/api/events", handler: studio)
         } catch let error as StudioStartError {
             studio.shutDown()
-            throw CommandFailure(.unavailable, error.message + " (is the port taken? choose another with --port N, or 0 for a free one)")
+            throw ServiceError(.unavailable, error.message + " (is the port taken? choose another with --port N, or 0 for a free one)")
         }
         studio.listening(host: host, port: server.port)
         studio.startTicker()

@@ -6,6 +6,7 @@ import HapticFormats
 import Thrum
 import ThrumModel
 import ThrumStudio
+import ThrumServices
 
 /// Thrum Studio's checker, engine options, renderer and analysis: the code of `thrum check`, `play`,
 /// `render` and `analyze`, given the options those commands would be given, so the studio's answers are
@@ -15,7 +16,7 @@ struct CommandLineStudioToolbox: StudioToolbox {
     private static func refusal(_ error: any Error) -> HTTPError {
         switch error {
         case let usage as UsageError: HTTPError(400, usage.message)
-        case let failure as CommandFailure: HTTPError(failure.code == .usage ? 400 : 422, failure.message)
+        case let failure as ServiceError: HTTPError(failure.status == .usage ? 400 : 422, failure.message)
         case let refusal as HTTPError: refusal
         default: HTTPError(422, "\(error)")
         }
@@ -28,7 +29,7 @@ struct CommandLineStudioToolbox: StudioToolbox {
             let arguments = try ParsedArguments.parse(["--resources", root, path], for: checkCommand.spec)
             diagnostics = try checkDiagnostics(decoded, argument: path, limits: PatternLimits(), arguments: arguments)
         } catch {
-            let message = (error as? UsageError)?.message ?? (error as? CommandFailure)?.message ?? "\(error)"
+            let message = (error as? UsageError)?.message ?? (error as? ServiceError)?.message ?? "\(error)"
             diagnostics = [Diagnostic(.error, file: path, path: "", message: message)]
         }
         return StudioCheck(diagnostics: diagnostics, pattern: decoded.pattern, sourcePaths: decoded.sourcePaths)
@@ -64,7 +65,7 @@ struct CommandLineStudioToolbox: StudioToolbox {
             let options = try EngineArguments.engineOptions(arguments, patternPaths: [name], defaultChannels: .separate)
             let longest = patterns.map(\.duration).max() ?? 0
             if longest > maxRenderSecondsWithoutDuration {
-                throw CommandFailure(
+                throw ServiceError(
                     .dataError, "the render would last \(longest) s, more than the \(Int(maxRenderSecondsWithoutDuration)) s 'thrum render' makes without --duration")
             }
             let loaded = patterns.map { pattern in
@@ -134,7 +135,7 @@ struct CommandLineStudioToolbox: StudioToolbox {
             try chosen.validate()
             return chosen
         } catch {
-            let message = (error as? UsageError)?.message ?? (error as? CommandFailure)?.message ?? "\(error)"
+            let message = (error as? UsageError)?.message ?? (error as? ServiceError)?.message ?? "\(error)"
             // The reader names its temporary file; the page knows the settings as "settings".
             throw HTTPError(400, "settings: " + message.replacing(#/^\/\S*\.json(:\d+:\d+)?: /#, with: ""))
         }
@@ -144,7 +145,7 @@ struct CommandLineStudioToolbox: StudioToolbox {
         do {
             let chosen = try Self.settings(preset: preset, settings)
             let audio = try loadSound(path)
-            guard audio.frameCount > 0 else { throw CommandFailure(.dataError, "the sound holds no audio (0 frames)") }
+            guard audio.frameCount > 0 else { throw ServiceError(.dataError, "the sound holds no audio (0 frames)") }
             let analysis = audio.withUnsafeSamples {
                 AudioAnalyzer.analyze(
                     samples: $0, channels: audio.channelCount, sampleRate: audio.sampleRate, settings: chosen, scale: .intensity)

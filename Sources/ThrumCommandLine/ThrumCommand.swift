@@ -4,6 +4,7 @@ import FoundationEssentials
 import FoundationStandIns
 import Thrum
 import ThrumModel
+import ThrumServices
 
 /// One `thrum` subcommand.
 struct Subcommand: Sendable {
@@ -101,9 +102,9 @@ package enum ThrumCommandLine {
         } catch let error as UsageError {
             console.error("thrum \(name): \(error.message)")
             return ExitCode.usage.rawValue
-        } catch let failure as CommandFailure {
+        } catch let failure as ServiceError {
             console.error("thrum \(name): \(failure.message)")
-            return failure.code.rawValue
+            return failure.status.rawValue
         } catch {
             console.error("thrum \(name): internal error: \(error)")
             return ExitCode.software.rawValue
