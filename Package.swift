@@ -68,7 +68,7 @@ let package = Package(
         // patterns, with typed errors that carry the exit status and the one-line message.
         .target(
             name: "ThrumServices",
-            dependencies: [],
+            dependencies: ["ThrumModel", "AHAPCodec", "HapticFormats", "AudioAnalysis"],
             swiftSettings: strict),
         // Command-line commands and the in-house argument parser (a library so tests can drive it).
         .target(

@@ -111,13 +111,13 @@ func analysisSettings(_ arguments: ParsedArguments) throws -> (AnalysisSettings,
     }
     if let project {
         if name != nil { throw UsageError(message: "use either --preset or --settings PROJECT.hasp, not both") }
-        let read = try HaspProject(path: project)
+        let read = try HaspProject.open(project)
         guard let clipName = arguments.value(.clip) else {
             throw UsageError(
                 message: "--settings \(project) needs --clip NAME (its clips: "
                     + read.clips.map { "'\($0.name)'" }.joined(separator: ", ") + ")")
         }
-        let clip = try read.clip(named: clipName)
+        let clip = try read.clip(clipName)
         if let node = clip.settings {
             (settings, notes) = try HaspSettings.read(node, file: project)
         } else {

@@ -12,7 +12,7 @@ enum HaspInfo {
     /// Prints the facts of the project at `path`.
     /// - Throws: `ServiceError` for a missing (66) or broken (65) project, located.
     static func run(_ path: String, json: Bool, console: Console) throws -> ExitCode {
-        let project = try HaspProject(path: path)
+        let project = try HaspProject.open(path)
         var notes = project.notes
         var clips: [[String: Any]] = []
         var lines = [

@@ -34,7 +34,7 @@ let importCommand = Subcommand(
         }
         let split = arguments.flag(.split)
         if split && format != "ahap" { throw UsageError(message: "--split applies to --format ahap only") }
-        let project = try HaspProject(path: path)
+        let project = try HaspProject.open(path)
         for note in project.notes { console.error("thrum import: note: \(note)") }
 
         // Everything is read and checked before the first file is written.

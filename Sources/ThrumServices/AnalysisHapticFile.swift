@@ -9,11 +9,11 @@ import HapticFormats
 ///   none): amplitude = intensity² (at least the envelope's there, as the format requires), frequency =
 ///   the transient's sharpness.
 /// Times are rounded to 0.1 ms and values to 0.001.
-enum AnalysisHapticFile {
+package enum AnalysisHapticFile {
     /// - Parameters:
     ///   - analysis: reduced in the amplitude scale.
     ///   - source: the sound's file name, recorded in the metadata.
-    static func file(_ analysis: HapticAnalysis, source: String, settingsName: String) -> HapticFile {
+    package static func file(_ analysis: HapticAnalysis, source: String, settingsName: String) -> HapticFile {
         precondition(analysis.scale == .amplitude, "AnalysisHapticFile: .haptic needs an amplitude envelope")
         var amplitude = analysis.envelope.map {
             HapticFile.AmplitudeBreakpoint(time: AnalysisPattern.time($0.time), amplitude: rounded($0.value))

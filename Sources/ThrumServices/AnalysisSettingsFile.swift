@@ -2,16 +2,15 @@ import AHAPCodec
 import AudioAnalysis
 import FoundationEssentials
 import ThrumModel
-import ThrumServices
 
 /// Reads analysis settings from a small JSON file: an object whose keys are `preset` (a preset's name)
 /// and the settings' field names (`attack`, `release`, `onsetSensitivity`, `normalize`, …), any subset;
 /// the rest come from the preset (default `general`).
 ///
 /// Every problem is one line naming the file and the line:column, exit 65 (a missing file: 66).
-enum AnalysisSettingsFile {
+package enum AnalysisSettingsFile {
     /// The numeric fields, by their key.
-    static var numbers: [(key: String, path: WritableKeyPath<AnalysisSettings, Double>)] {
+    package static var numbers: [(key: String, path: WritableKeyPath<AnalysisSettings, Double>)] {
         [
         ("bandLow", \.bandLow), ("bandHigh", \.bandHigh), ("rmsWindow", \.rmsWindow), ("attack", \.attack),
         ("hold", \.hold), ("release", \.release), ("onsetSensitivity", \.onsetSensitivity),
@@ -38,7 +37,7 @@ enum AnalysisSettingsFile {
     static var keys: [String] { ["preset"] + flags.map(\.key) + numbers.map(\.key) + counts.map(\.key) }
 
     /// `settings` as a settings file's JSON object (every field, in the order of `keys`).
-    static func json(_ settings: AnalysisSettings) -> String {
+    package static func json(_ settings: AnalysisSettings) -> String {
         var items = flags.map { "\"\($0.key)\": \(settings[keyPath: $0.path])" }
         items += numbers.map { "\"\($0.key)\": \(AnalysisSettingsError.text(settings[keyPath: $0.path]))" }
         items += counts.map { "\"\($0.key)\": \(settings[keyPath: $0.path])" }
@@ -46,9 +45,9 @@ enum AnalysisSettingsFile {
     }
 
     /// The preset called `name`, or a usage error listing the presets.
-    static func preset(named name: String) throws(UsageError) -> AnalysisSettings {
+    package static func preset(named name: String) throws(ServiceError) -> AnalysisSettings {
         guard let found = AnalysisSettings.presets.first(where: { $0.name == name.lowercased() }) else {
-            throw UsageError(message: "--preset takes \(presetList), not '\(name)'")
+            throw .usage("--preset takes \(presetList), not '\(name)'")
         }
         return found.settings
     }
@@ -61,7 +60,7 @@ enum AnalysisSettingsFile {
     /// The settings in the file at `path`, starting from `base`, or from the preset the file names when
     /// `presetGiven` is false (a --preset option wins over the file's).
     /// - Returns: the settings and the preset the file named, if any.
-    static func read(_ path: String, base: AnalysisSettings, presetGiven: Bool) throws -> (AnalysisSettings, preset: String?) {
+    package static func read(_ path: String, base: AnalysisSettings, presetGiven: Bool) throws -> (AnalysisSettings, preset: String?) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ServiceError(.noInput, "cannot open settings file '\(path)': no such file (check the path)")
         }

@@ -3,13 +3,13 @@ import FoundationEssentials
 import ThrumModel
 
 /// An analysis written as AHAP the way Core Haptics plays it, with what the conversion had to change.
-struct AnalysisPattern {
+package struct AnalysisPattern {
     /// The pattern: continuous events and curves, and the transients unless split.
-    var pattern: PatternData
+    package var pattern: PatternData
     /// The transients on their own (split form only; nil when merged or when there are none).
-    var transients: PatternData?
+    package var transients: PatternData?
     /// One line each: what Core Haptics' limits made the conversion do.
-    var warnings: [String]
+    package var warnings: [String]
 
     /// How long the merged form lifts the intensity curve under a transient, in seconds: the longest
     /// transient burst an actuator profile allows (30 ms).
@@ -32,7 +32,7 @@ struct AnalysisPattern {
     /// - Parameters:
     ///   - analysis: reduced in the intensity scale (AHAP curves interpolate intensity).
     ///   - source: the sound's file name, recorded in the metadata.
-    init(_ analysis: HapticAnalysis, source: String, settingsName: String, split: Bool) {
+    package init(_ analysis: HapticAnalysis, source: String, settingsName: String, split: Bool) {
         precondition(analysis.scale == .intensity, "AnalysisPattern: AHAP curves need an intensity envelope")
         warnings = []
         let metadata = [

@@ -1,7 +1,6 @@
 import AHAPCodec
 import AudioAnalysis
 import FoundationEssentials
-import ThrumServices
 
 /// Meta Haptics Studio's analysis settings (a `.hasp` clip's `settings`: the serde form of
 /// `OfflineAnalysisSettings` in meta-haptics-sdk's `audio_analysis`) as Thrum's ``AnalysisSettings``.
@@ -12,7 +11,7 @@ import ThrumServices
 /// A wrong type or a value out of range is an error at its place (exit 65); a key Thrum does not know
 /// is a located note; settings Thrum reads but does not use (`time_between_updates`,
 /// `minimum_breakpoint_score`) are notes too.
-enum HaspSettings {
+package enum HaspSettings {
     /// One Meta setting: its path under `settings`, the Thrum field and the factor from Meta's unit.
     struct Field: Sendable {
         let path: String
@@ -70,7 +69,7 @@ enum HaspSettings {
 
     /// The settings of `node` (a clip's `settings` object) in `file`, and the located notes.
     /// - Throws: `ServiceError` (65) at the first value of a wrong type or out of range.
-    static func read(_ node: JSONNode, file: String) throws -> (AnalysisSettings, notes: [String]) {
+    package static func read(_ node: JSONNode, file: String) throws -> (AnalysisSettings, notes: [String]) {
         var settings = AnalysisSettings.general
         var notes: [String] = []
         var positions: [String: SourcePosition] = [:]
