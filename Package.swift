@@ -31,6 +31,8 @@ let package = Package(
         .target(name: "CSndFile", dependencies: ["CDeferredLibrary"]),
         .target(name: "CSampleRate", dependencies: ["CDeferredLibrary"]),
         .target(name: "CCivetWeb", dependencies: ["CDeferredLibrary"]),
+        // include/thrum.h, libthrum's header, as a module: ThrumC reads the option structs C programs pass.
+        .systemLibrary(name: "CThrumABI"),
         // openat2(2) with RESOLVE_BENEATH (a system call glibc does not wrap), for confined resource paths.
         .target(name: "CConfinedOpen"),
 
@@ -68,7 +70,10 @@ let package = Package(
         // patterns, with typed errors that carry the exit status and the one-line message.
         .target(
             name: "ThrumServices",
-            dependencies: ["ThrumModel", "AHAPCodec", "HapticFormats", "AudioAnalysis"],
+            dependencies: [
+                "Thrum", "ThrumModel", "AHAPCodec", "HapticFormats", "RenderCore", "AudioAnalysis", "AudioResources",
+                "ALSAOutput", "FoundationStandIns",
+            ],
             swiftSettings: strict),
         // Command-line commands and the in-house argument parser (a library so tests can drive it).
         .target(
@@ -83,13 +88,14 @@ let package = Package(
         .target(
             name: "ThrumStudio",
             dependencies: [
-                "CCivetWeb", "Thrum", "ThrumModel", "AHAPCodec", "HapticFormats", "AudioResources", "ALSAOutput", "FoundationStandIns",
+                "CCivetWeb", "Thrum", "ThrumServices", "ThrumModel", "AHAPCodec", "HapticFormats", "AudioResources", "ALSAOutput",
+                "FoundationStandIns",
             ],
             swiftSettings: strict),
         .executableTarget(name: "ThrumCLI", dependencies: ["ThrumCommandLine"], swiftSettings: strict),
-        // The C ABI over the CLI's library calls (ThrumCommandLine's LibraryCalls): marshalling only.
+        // The C ABI over the services (ThrumServices): marshalling only.
         .target(
-            name: "ThrumC", dependencies: ["ThrumCommandLine", "AudioResources"], swiftSettings: strict,
+            name: "ThrumC", dependencies: ["CThrumABI", "ThrumServices", "Thrum", "AudioResources", "ThrumModel"], swiftSettings: strict,
             linkerSettings: [.unsafeFlags(["-Xlinker", "-soname=libthrum.so.0"])]),
 
         // Helpers shared by the test targets (corpus and oracle locations, temporary folders, signal measurements,
@@ -117,8 +123,8 @@ let package = Package(
         .testTarget(
             name: "ThrumCommandLineTests",
             dependencies: [
-                "ThrumCommandLine", "Thrum", "ThrumModel", "RenderCore", "AudioResources", "AHAPCodec", "HapticFormats",
-                "ThrumTestSupport",
+                "ThrumCommandLine", "ThrumServices", "Thrum", "ThrumModel", "RenderCore", "AudioResources", "AHAPCodec",
+                "HapticFormats", "ThrumTestSupport",
             ],
             exclude: ["Snapshots"],
             swiftSettings: strict),

@@ -17,11 +17,14 @@
  *   call returns as `const char *` belong to the handle they came from and live until it is freed;
  *   strings returned as `char *` (through an out parameter) belong to the caller: free them with
  *   thrum_free().
- * - Options: calls that mirror a thrum command take its options as an argv-style array of strings,
- *   spelled as on the command line: { "--loops", "3", "--rate", "1.5" } (or "--loops=3"), with the same
- *   meaning, defaults, ranges and messages as the command (see `thrum render --help`, `thrum play --help`,
- *   `thrum check --help`, `thrum convert --help`, `thrum analyze --help`). An option the command does not
- *   take is a THRUM_STATUS_USAGE error. A NULL array with a count of 0 means no options.
+ * - Options: calls that mirror a thrum command take a small options struct (thrum_render_options, ...):
+ *   fill it with its _init function, set the fields you want, pass its address (NULL: every default). Each
+ *   field is the command's option of that name (`loop_end` is `--loop-end`), with its meaning, default,
+ *   range and messages. What _init leaves means "not given": integers -1, doubles NaN, pointers NULL,
+ *   flags 0. The first field, `struct_size`, is the struct's size as your program was compiled (set by
+ *   _init): the library reads only the fields that fit in it, so a program built against an older
+ *   thrum.h keeps working when a later library adds fields at the end; a size larger than the library
+ *   knows is refused (THRUM_STATUS_USAGE: update libthrum). Lists are a pointer and a count (NULL, 0: none).
  * - Times: seconds. Engine times (`at`) are on the engine clock (thrum_engine_time); 0 means now.
  *   Wall-clock times are CLOCK_MONOTONIC seconds (thrum_monotonic_now, clock_gettime), as `thrum play
  *   --start-at` and the onset log's "dac_time" use.
@@ -102,15 +105,50 @@ int thrum_pattern_write(const thrum_pattern *pattern, const char *path, char **w
 /* Frees a pattern. Players made from it keep their own copy. */
 void thrum_pattern_free(thrum_pattern *pattern);
 
+/* ---- Engine settings ------------------------------------------------------------------------- */
+
+/* The settings of an engine that render, check and live engines share (the options of `thrum render` and
+ * `thrum play` of the same names). Fill with thrum_engine_settings_init. */
+typedef struct thrum_engine_settings {
+    size_t struct_size;           /* sizeof(thrum_engine_settings) */
+    int64_t sample_rate;          /* Hz, 1000 ... 768000; -1: 48000 (live: the device's nearest to 48000) */
+    const char *channels;         /* channel map, e.g. "L,R,H", "L+H,R+H", "M,H,T"; NULL: the call's default */
+    const char *layout;           /* a known device's channels instead of `channels` ("dualsense"); NULL: none */
+    const char *const *profiles;  /* actuator profiles in order: "lra", a JSON or .acf file, "NAME=PROFILE" */
+    size_t profile_count;
+    int64_t voices;               /* voices sounding at once, 1 ... 1024; -1: 64 */
+    const char *const *resources; /* more folders where audio files are found */
+    size_t resource_count;
+    int allow_any_path;           /* nonzero: absolute audio paths and paths outside the resource folders */
+    int64_t max_audio_bytes;      /* largest audio file, bytes; -1: 4200000 */
+    double max_audio_seconds;     /* longest audio file, seconds; NaN: 23 */
+    int64_t max_audio_memory;     /* decoded audio of all files together, bytes; -1: 92160000 */
+    int haptics_from_audio;       /* nonzero: also derive haptics from the audio played, live */
+    const char *preset;           /* with haptics_from_audio: general, ui, impacts, footsteps or music; NULL: general */
+} thrum_engine_settings;
+
+/* Fills `settings` with struct_size and "not given" everywhere. Thread-safe. */
+void thrum_engine_settings_init(thrum_engine_settings *settings);
+
 /* ---- Check ----------------------------------------------------------------------------------- */
 
-/* Checks the file at `path` as `thrum check PATH OPTIONS` does (options: --strict, --sample-rate,
- * --voices, --profile, --resources, --allow-any-path and the audio and pattern limits) and stores every
+/* The options of thrum_check (`thrum check`'s). Fill with thrum_check_options_init. */
+typedef struct thrum_check_options {
+    size_t struct_size;                   /* sizeof(thrum_check_options) */
+    int strict;                           /* nonzero: every warning is an error (.haptic: the spec's strict mode) */
+    const thrum_engine_settings *engine;  /* what play would use (rate, voices, profiles, resources, audio limits); NULL: defaults */
+    int64_t max_pattern_bytes;            /* largest pattern file read; -1: 4000000 */
+    int64_t max_events;                   /* most events and parameter steps; -1: 100000 */
+    int64_t max_curve_points;             /* most curve control points; -1: 100000 */
+} thrum_check_options;
+
+void thrum_check_options_init(thrum_check_options *options);
+
+/* Checks the file at `path` (or a bundled pattern by name) as `thrum check PATH` does and stores every
  * finding in *diagnostics (never NULL on success; free with thrum_diagnostics_free). A file with errors
- * is a successful check: count them with thrum_diagnostics_errors. Returns 0, or a status and *error
- * (66 the file is missing or unreadable, 64 a bad option). Thread-safe. */
-int thrum_check(const char *path, const char *const *options, size_t option_count, thrum_diagnostics **diagnostics,
-                char **error);
+ * is a successful check: count them with thrum_diagnostics_errors. `options` NULL: the defaults. Returns 0,
+ * or a status and *error (66 the file is missing or unreadable, 64 a bad option). Thread-safe. */
+int thrum_check(const char *path, const thrum_check_options *options, thrum_diagnostics **diagnostics, char **error);
 
 /* The number of findings, and of those that are errors (0 for NULL). */
 size_t thrum_diagnostics_count(const thrum_diagnostics *diagnostics);
@@ -134,18 +172,74 @@ void thrum_diagnostics_free(thrum_diagnostics *diagnostics);
 
 /* ---- Convert and analyze --------------------------------------------------------------------- */
 
-/* Runs `thrum convert OPTIONS -o OUTPUT INPUTS...`: .haptic <-> AHAP, AHAP -> Android JSON (options:
- * --to, --split, --meta-compatible, --resolution, --strict). When `warnings` is not NULL it receives the
- * losses, one line each, or NULL. Returns 0, or a status and *error (nothing is written then).
- * Thread-safe (distinct outputs). */
-int thrum_convert(const char *const *inputs, size_t input_count, const char *output, const char *const *options,
-                  size_t option_count, char **warnings, char **error);
+/* The options of thrum_convert (`thrum convert`'s). Fill with thrum_convert_options_init. */
+typedef struct thrum_convert_options {
+    size_t struct_size;  /* sizeof(thrum_convert_options) */
+    const char *to;      /* "ahap", "haptic" or "android", whatever the output's extension; NULL: from it */
+    int split;           /* .haptic -> AHAP: OUT_continuous.ahap and OUT_transients.ahap */
+    int meta_compatible; /* .haptic -> AHAP: what Meta Haptics Studio writes */
+    int64_t resolution;  /* Android waveform step, ms, 1 ... 1000; -1: 10 */
+    int strict;          /* read .haptic in strict mode and refuse any loss */
+} thrum_convert_options;
 
-/* Runs `thrum analyze OPTIONS -o OUTPUT SOUND`: haptics from a sound, written as .ahap or .haptic (options:
- * --preset, --settings, --attack, --release, --gain, --band, --split, ...). `warnings` as thrum_convert.
- * Returns 0, or a status and *error. Thread-safe (distinct outputs). */
-int thrum_analyze(const char *sound, const char *output, const char *const *options, size_t option_count,
-                  char **warnings, char **error);
+void thrum_convert_options_init(thrum_convert_options *options);
+
+/* Converts as `thrum convert -o OUTPUT INPUTS...` does: .haptic <-> AHAP, AHAP -> Android JSON; inputs may
+ * be bundled patterns by name. When `warnings` is not NULL it receives the losses, one line each, or NULL.
+ * Returns 0, or a status and *error (nothing is written then). Thread-safe (distinct outputs). */
+int thrum_convert(const char *const *inputs, size_t input_count, const char *output,
+                  const thrum_convert_options *options, char **warnings, char **error);
+
+/* The options of thrum_analyze (`thrum analyze`'s). Fill with thrum_analyze_options_init. The value fields
+ * win over the settings file, the file over the preset. */
+typedef struct thrum_analyze_options {
+    size_t struct_size;            /* sizeof(thrum_analyze_options) */
+    const char *preset;            /* general, ui, impacts, footsteps or music; NULL: general */
+    const char *settings;          /* a settings JSON file, or a Haptics Studio project (.hasp) with `clip` */
+    const char *clip;              /* with a project: the clip whose settings to use */
+    double breakpoints_per_second; /* most breakpoints per second in each envelope, 1 ... 500 */
+    double tolerance;              /* largest error of the breakpoints, 0.001 ... 0.5 */
+    double attack;                 /* envelope attack time constant, s, 0 ... 0.1 */
+    double hold;                   /* how long the envelope holds a peak, s, 0 ... 0.2 */
+    double release;                /* envelope release time constant, s, 0.001 ... 2 */
+    double sensitivity;            /* onset sensitivity 0 ... 1 (0: no transients) */
+    double gain;                   /* dB after normalising, -40 ... 40 */
+    double band_low, band_high;    /* the band the envelope follows, Hz (both or neither) */
+    int no_normalize;              /* nonzero: a full-scale sine maps to intensity 1 */
+    int split;                     /* AHAP: the transients in OUT_transients.ahap */
+} thrum_analyze_options;
+
+void thrum_analyze_options_init(thrum_analyze_options *options);
+
+/* Analyses a sound as `thrum analyze -o OUTPUT SOUND` does: haptics written as .ahap or .haptic. When
+ * `warnings` is not NULL it receives the notes on the settings and what the conversion to AHAP changed, one
+ * line each ("note: ...", "warning: ..."), or NULL. Returns 0, or a status and *error. Thread-safe
+ * (distinct outputs). */
+int thrum_analyze(const char *sound, const char *output, const thrum_analyze_options *options, char **warnings,
+                  char **error);
+
+/* ---- Import ---------------------------------------------------------------------------------- */
+
+/* The options of thrum_import (`thrum import`'s). Fill with thrum_import_options_init. */
+typedef struct thrum_import_options {
+    size_t struct_size; /* sizeof(thrum_import_options) */
+    const char *format; /* "haptic" (default: the designer's .haptic as it is) or "ahap" */
+    int split;          /* with "ahap": NAME_continuous.ahap and NAME_transients.ahap */
+} thrum_import_options;
+
+void thrum_import_options_init(thrum_import_options *options);
+
+/* Writes each clip of a Haptics Studio project (.hasp) into `folder` (made if missing) as `thrum import
+ * PROJECT -o FOLDER` does: NAME.haptic or NAME.ahap, and the clip's audio file beside it (a clip without
+ * audio is written alone). A clip that cannot be written is named and the others are written; each clip's
+ * files appear together or not at all. `written` (when not NULL) receives the files written, one path a
+ * line, or NULL; `warnings` the notes on the project and, for each clip not written, why (a line each).
+ * Returns 0 when every clip was written; else the status of the first clip that failed (65 its haptic has
+ * errors, 66 its audio file is missing, 74 cannot write) with *error naming the clips not written, or a
+ * status and *error when nothing could be imported (64, 65 not a project, 66 missing, 74). Thread-safe
+ * (distinct folders). */
+int thrum_import(const char *project, const char *folder, const thrum_import_options *options, char **written,
+                 char **warnings, char **error);
 
 /* ---- Offline render -------------------------------------------------------------------------- */
 
@@ -161,13 +255,24 @@ int32_t thrum_channel_count(const char *channels, char **error);
 int64_t thrum_render(const thrum_pattern *pattern, double sample_rate, const char *channels, float *interleaved,
                      int64_t max_frames, char **error);
 
-/* A render with all of `thrum render`'s options (--loops N, --loop with --duration, --loop-end S, --rate R,
- * --seek S, --duration S, --sample-rate HZ, --channels MAP, --layout NAME, --profile [NAME=]PROFILE,
- * --voices N, --resources DIR, --allow-any-path, --haptics-from-audio, --preset NAME, the audio limits),
- * read block by block. Returns a new renderer (free with thrum_renderer_free), or NULL and *error.
- * A renderer is used by one thread at a time. */
-thrum_renderer *thrum_renderer_open(const thrum_pattern *pattern, const char *const *options, size_t option_count,
-                                    char **error);
+/* The options of a render (`thrum render`'s). Fill with thrum_render_options_init. */
+typedef struct thrum_render_options {
+    size_t struct_size;                  /* sizeof(thrum_render_options) */
+    const thrum_engine_settings *engine; /* rate, channels (default "L,R,H"), actuators, ...; NULL: defaults */
+    int64_t loops;                       /* play N times in all, 1 ... 1000000, then the release tail */
+    int loop;                            /* nonzero: loop forever (needs `duration`) */
+    double loop_end;                     /* loop point in pattern seconds (with loops or loop); NaN: the end */
+    double rate;                         /* 0.01 ... 100 (2: twice as fast, pitch unchanged); NaN: 1 */
+    double seek;                         /* start this many seconds into the pattern */
+    double duration;                     /* exactly this many seconds; NaN: to the end (at most 600 s) */
+} thrum_render_options;
+
+void thrum_render_options_init(thrum_render_options *options);
+
+/* A render with all of `thrum render`'s options (`options` NULL: the defaults), read block by block.
+ * Returns a new renderer (free with thrum_renderer_free), or NULL and *error. A renderer is used by one
+ * thread at a time. */
+thrum_renderer *thrum_renderer_open(const thrum_pattern *pattern, const thrum_render_options *options, char **error);
 
 /* The renderer's channels per frame and sample rate in Hz (-1 for NULL). */
 int32_t thrum_renderer_channels(const thrum_renderer *renderer);
@@ -182,15 +287,25 @@ void thrum_renderer_free(thrum_renderer *renderer);
 
 /* ---- Live engine and players ----------------------------------------------------------------- */
 
-/* Opens an ALSA device and starts an engine on it, set up as `thrum play OPTIONS` sets up its device:
- * --device NAME (default "default"), --sample-rate HZ (without it a rate the device lacks falls back to
- * its nearest), --channels MAP (default "L+H,R+H") or --layout NAME, --period FRAMES (default 256),
- * --periods N (default 4), --profile, --voices, --resources, --allow-any-path, --haptics-from-audio,
- * --preset and the audio limits, and --onset-log FILE.jsonl (every event onset played, one JSON line each,
- * as `thrum play --onset-log` writes them: docs/timing.md; the file is written when the engine finishes).
- * Returns a new engine (close with thrum_engine_close), or NULL and *error (69 the device is missing or
- * refuses the setup, 73 the onset log cannot be created). Thread-safe. */
-thrum_engine *thrum_engine_open(const char *const *options, size_t option_count, char **error);
+/* The device a live engine plays on (`thrum play`'s options). Fill with thrum_device_options_init. */
+typedef struct thrum_device_options {
+    size_t struct_size;                  /* sizeof(thrum_device_options) */
+    const char *device;                  /* ALSA playback device; NULL: "default" */
+    int64_t period;                      /* frames per period, 16 ... 8192; -1: 256 */
+    int64_t periods;                     /* periods in the device buffer, 2 ... 64; -1: 4 */
+    const char *onset_log;               /* a .jsonl file: every event onset played, one JSON line each, as
+                                            `thrum play --onset-log` writes them (docs/timing.md); written
+                                            when the engine finishes. NULL: none */
+    const thrum_engine_settings *engine; /* rate (without it a rate the device lacks falls back to its nearest),
+                                            channels (default "L+H,R+H"), ...; NULL: defaults */
+} thrum_device_options;
+
+void thrum_device_options_init(thrum_device_options *options);
+
+/* Opens an ALSA device and starts an engine on it, set up as `thrum play` sets up its device (`options`
+ * NULL: the defaults). Returns a new engine (close with thrum_engine_close), or NULL and *error (69 the
+ * device is missing or refuses the setup, 73 the onset log cannot be created). Thread-safe. */
+thrum_engine *thrum_engine_open(const thrum_device_options *options, char **error);
 
 /* Seconds on the engine clock (frames the device has been given / rate): the time base of `at`.
  * Its sample rate in Hz and channels per frame. -1 for NULL. Thread-safe. */

@@ -67,7 +67,7 @@ package final class AudioFileWriter {
     private var file: OpaquePointer?
     /// Set when the file was abandoned (``discard()`` or a failed write): `close()` then fails.
     private var discarded = false
-    private let output: PendingOutput
+    private let output: Destination
     /// Bits per sample when the writer quantises itself (16 or 24), or nil to pass floats through.
     private let integerBits: Int?
     private var scratch: [Int32] = []
@@ -131,8 +131,38 @@ package final class AudioFileWriter {
             sampleFormat: sampleFormat, expectedFrames: expectedFrames)
     }
 
-    private init(
+    /// Prepares to write a file of the container `fileExtension` (e.g. `"wav"`) into memory (through
+    /// libsndfile's virtual I/O: no file is made); ``bytes`` holds it after ``close()``. Other parameters as
+    /// for a path.
+    package convenience init(
+        inMemory fileExtension: String, sampleRate: Int, channelCount: Int, sampleFormat: AudioSampleFormat = .float,
+        expectedFrames: Int? = nil
+    ) throws(AudioResourceError) {
+        let format = try Self.checkedFormat(
+            name: "memory", ext: fileExtension.lowercased(), sampleRate: sampleRate, channelCount: channelCount,
+            sampleFormat: sampleFormat)
+        try self.init(
+            output: .memory(MemoryFile()), name: "memory", format: format, sampleRate: sampleRate, channelCount: channelCount,
+            sampleFormat: sampleFormat, expectedFrames: expectedFrames)
+    }
+
+    /// The whole file written into memory, once ``close()`` succeeded; nil for a file or before.
+    package var bytes: Data? {
+        guard file == nil, !discarded, case .memory(let memory) = output else { return nil }
+        return Data(memory.bytes)
+    }
+
+    private convenience init(
         output: PendingOutput, name: String, format: (code: Int32, bits: Int?), sampleRate: Int, channelCount: Int,
+        sampleFormat: AudioSampleFormat, expectedFrames: Int?
+    ) throws(AudioResourceError) {
+        try self.init(
+            output: .file(output), name: name, format: format, sampleRate: sampleRate, channelCount: channelCount,
+            sampleFormat: sampleFormat, expectedFrames: expectedFrames)
+    }
+
+    private init(
+        output: Destination, name: String, format: (code: Int32, bits: Int?), sampleRate: Int, channelCount: Int,
         sampleFormat: AudioSampleFormat, expectedFrames: Int?
     ) throws(AudioResourceError) {
         self.path = name
@@ -158,7 +188,7 @@ package final class AudioFileWriter {
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channelCount)
         info.format = asRF64 ? Int32(SF_FORMAT_RF64) | (format.code & Int32(SF_FORMAT_SUBMASK)) : format.code
-        guard let handle = sf_open_fd(output.descriptor, Int32(SFM_WRITE), &info, 0) else {
+        guard let handle = output.open(&info) else {
             output.discard()
             throw .writeFailed(path: name, reason: SndFile.errorMessage(nil))
         }
@@ -311,9 +341,7 @@ package final class AudioFileWriter {
             throw .writeFailed(path: path, reason: String(cString: sf_error_number(status)))
         }
         var magic = [UInt8](repeating: 0, count: 4)
-        if Int(formatCode) & SF_FORMAT_TYPEMASK == SF_FORMAT_WAV, pread(output.descriptor, &magic, 4, 0) == 4,
-            magic == Array("RF64".utf8)
-        {
+        if Int(formatCode) & SF_FORMAT_TYPEMASK == SF_FORMAT_WAV, output.read(&magic), magic == Array("RF64".utf8) {
             formatCode = Int32(SF_FORMAT_RF64) | (formatCode & Int32(SF_FORMAT_SUBMASK))
         }
         do {
@@ -349,4 +377,81 @@ package final class AudioFileWriter {
         discard()
         return .writeFailed(path: path, reason: reason)
     }
+}
+
+/// Where an ``AudioFileWriter``'s bytes go: a file (through ``PendingOutput``) or memory.
+private enum Destination {
+    case file(PendingOutput)
+    case memory(MemoryFile)
+
+    /// Opens libsndfile on it for writing.
+    func open(_ info: inout SF_INFO) -> OpaquePointer? {
+        switch self {
+        case .file(let output): return sf_open_fd(output.descriptor, Int32(SFM_WRITE), &info, 0)
+        case .memory(let memory):
+            var io = MemoryFile.virtualIO
+            return sf_open_virtual(&io, Int32(SFM_WRITE), &info, Unmanaged.passUnretained(memory).toOpaque())
+        }
+    }
+
+    /// Reads the first `buffer.count` bytes written; whether there were that many.
+    func read(_ buffer: inout [UInt8]) -> Bool {
+        switch self {
+        case .file(let output): return pread(output.descriptor, &buffer, buffer.count, 0) == buffer.count
+        case .memory(let memory):
+            guard memory.bytes.count >= buffer.count else { return false }
+            buffer = Array(memory.bytes[0..<buffer.count])
+            return true
+        }
+    }
+
+    func commit() throws(PendingOutputError) {
+        if case .file(let output) = self { try output.commit() }
+    }
+
+    func discard() {
+        if case .file(let output) = self { output.discard() }
+    }
+}
+
+/// A file in memory for libsndfile's virtual I/O: bytes and a position. Not thread-safe (one writer).
+private final class MemoryFile {
+    var bytes: [UInt8] = []
+    var position = 0
+
+    private static func file(_ pointer: UnsafeMutableRawPointer?) -> MemoryFile {
+        Unmanaged<MemoryFile>.fromOpaque(pointer!).takeUnretainedValue()
+    }
+
+    /// The callbacks; `user_data` is the ``MemoryFile``, unretained (the writer keeps it).
+    static let virtualIO = SF_VIRTUAL_IO(
+        get_filelen: { sf_count_t(file($0).bytes.count) },
+        seek: { offset, whence, pointer in
+            let memory = file(pointer)
+            let base = whence == SEEK_CUR ? memory.position : whence == SEEK_END ? memory.bytes.count : 0
+            memory.position = max(0, base + Int(offset))
+            return sf_count_t(memory.position)
+        },
+        read: { destination, count, pointer in
+            let memory = file(pointer)
+            let available = max(0, min(Int(count), memory.bytes.count - memory.position))
+            guard available > 0 else { return 0 }
+            memory.bytes.withUnsafeBytes { source in
+                destination?.copyMemory(from: source.baseAddress! + memory.position, byteCount: available)
+            }
+            memory.position += available
+            return sf_count_t(available)
+        },
+        write: { source, count, pointer in
+            let memory = file(pointer)
+            guard count > 0 else { return 0 }
+            let end = memory.position + Int(count)
+            if end > memory.bytes.count { memory.bytes += [UInt8](repeating: 0, count: end - memory.bytes.count) }
+            memory.bytes.withUnsafeMutableBytes { target in
+                if let source { (target.baseAddress! + memory.position).copyMemory(from: source, byteCount: Int(count)) }
+            }
+            memory.position = end
+            return count
+        },
+        tell: { sf_count_t(file($0).position) })
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import FoundationStandIns
 import Glibc
 
 /// Where a file being written lives until it is complete, so that a failed, interrupted or abandoned
@@ -72,7 +73,7 @@ final class PendingOutput {
     }
 
     private static func anonymous(copyingTo destination: Int32, owned: Bool) throws(PendingOutputError) -> PendingOutput {
-        var template = Array((FileManager.default.temporaryDirectory.path + "/thrum-output-XXXXXX").utf8CString)
+        var template = Array((FileSystem.temporaryFolder + "/thrum-output-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw PendingOutputError("cannot create a temporary file: \(String(cString: strerror(errno)))") }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
@@ -130,7 +131,7 @@ final class PendingOutput {
             if count == 0 { return }
             var done = 0
             while done < count {
-                let written = buffer.withUnsafeBytes { write(destination, $0.baseAddress! + done, count - done) }
+                let written = buffer.withUnsafeBytes { Glibc.write(destination, $0.baseAddress! + done, count - done) }
                 if written < 0 && errno == EINTR { continue }
                 guard written > 0 else { throw PendingOutputError(errno: written < 0 ? errno : EIO) }
                 done += written
@@ -153,25 +154,48 @@ package enum OutputFile {
     /// Writes `data` to `path`.
     /// - Throws: `.writeFailed` naming the file and the system's reason.
     package static func write(_ data: Data, to path: String) throws(AudioResourceError) {
-        do throws(PendingOutputError) {
-            let output = try PendingOutput.forPath(path)
-            let failure: Int32 = data.withUnsafeBytes { bytes in
-                var done = 0
-                while done < bytes.count {
-                    let count = Glibc.write(output.descriptor, bytes.baseAddress! + done, bytes.count - done)
-                    if count < 0 && errno == EINTR { continue }
-                    guard count > 0 else { return count < 0 ? errno : EIO }
-                    done += count
-                }
-                return 0
+        try write(together: [(path, data)])
+    }
+
+    /// Writes each file under a temporary name beside its target, then renames them all into place: a
+    /// failure while writing leaves none of them (a target that existed before is replaced only at its
+    /// rename).
+    /// - Throws: `.writeFailed` naming the file that failed and the system's reason.
+    package static func write(together files: [(path: String, data: Data)]) throws(AudioResourceError) {
+        var pending: [PendingOutput] = []
+        defer { for output in pending { output.discard() } }
+        for file in files {
+            do throws(PendingOutputError) {
+                let output = try PendingOutput.forPath(file.path)
+                pending.append(output)
+                try output.write(file.data)
+            } catch {
+                throw .writeFailed(path: file.path, reason: error.reason)
             }
-            guard failure == 0 else {
-                output.discard()
-                throw PendingOutputError(errno: failure)
-            }
-            try output.commit()
-        } catch {
-            throw .writeFailed(path: path, reason: error.reason)
         }
+        for (output, file) in zip(pending, files) {
+            do throws(PendingOutputError) {
+                try output.commit()
+            } catch {
+                throw .writeFailed(path: file.path, reason: error.reason)
+            }
+        }
+    }
+}
+
+extension PendingOutput {
+    /// Writes all of `data` to the temporary file.
+    func write(_ data: Data) throws(PendingOutputError) {
+        let failure: Int32 = data.withUnsafeBytes { bytes in
+            var done = 0
+            while done < bytes.count {
+                let count = Glibc.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return count < 0 ? errno : EIO }
+                done += count
+            }
+            return 0
+        }
+        guard failure == 0 else { throw PendingOutputError(errno: failure) }
     }
 }

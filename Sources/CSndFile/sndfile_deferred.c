@@ -9,6 +9,7 @@
 
 static struct {
     SNDFILE *(*sf_open_fd)(int, int, SF_INFO *, int);
+    SNDFILE *(*sf_open_virtual)(SF_VIRTUAL_IO *, int, SF_INFO *, void *);
     int (*sf_close)(SNDFILE *);
     int (*sf_command)(SNDFILE *, int, void *, int);
     int (*sf_error)(SNDFILE *);
@@ -20,7 +21,7 @@ static struct {
     sf_count_t (*sf_writef_int)(SNDFILE *, const int *, sf_count_t);
 } sndfile;
 static const char *const names[] = {
-    "sf_open_fd", "sf_close", "sf_command", "sf_error", "sf_error_number",
+    "sf_open_fd", "sf_open_virtual", "sf_close", "sf_command", "sf_error", "sf_error_number",
     "sf_strerror", "sf_format_check", "sf_readf_float", "sf_writef_float", "sf_writef_int",
 };
 _Static_assert(sizeof names / sizeof names[0] == sizeof sndfile / sizeof(void *), "one name per function");
@@ -31,6 +32,10 @@ static int ready(void) { return thrum_deferred_library_ready(&library); }
 
 DEFERRED SNDFILE *sf_open_fd(int fd, int mode, SF_INFO *info, int close_desc) {
     return ready() ? sndfile.sf_open_fd(fd, mode, info, close_desc) : NULL;
+}
+
+DEFERRED SNDFILE *sf_open_virtual(SF_VIRTUAL_IO *io, int mode, SF_INFO *info, void *user_data) {
+    return ready() ? sndfile.sf_open_virtual(io, mode, info, user_data) : NULL;
 }
 
 DEFERRED int sf_close(SNDFILE *file) { return ready() ? sndfile.sf_close(file) : SF_ERR_SYSTEM; }

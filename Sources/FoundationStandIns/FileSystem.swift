@@ -65,6 +65,58 @@ package enum FileSystem {
         return "/" + kept.joined(separator: "/")
     }
 
+    /// Makes the folder at `path` and every missing folder above it, as `mkdir -p` does (an existing folder
+    /// is fine). - Returns: nil, or the system's reason it could not (`Permission denied`, `File exists` for a
+    /// file in the way).
+    package static func makeFolders(_ path: String) -> String? {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component
+            if mkdir(prefix, 0o777) != 0 {
+                let error = errno
+                guard error == EEXIST, isDirectory(prefix) == true else { return String(cString: strerror(error)) }
+            }
+            prefix += "/"
+        }
+        return nil
+    }
+
+    /// Whether `path` names a file this process may execute (access(2) with `X_OK`), as
+    /// `FileManager.isExecutableFile(atPath:)` answers.
+    package static func isExecutable(_ path: String) -> Bool {
+        access(path, X_OK) == 0 && isDirectory(path) == false
+    }
+
+    /// Why a call of ``FileSystem`` failed: the system's text (`Permission denied`).
+    package struct Failure: Error {
+        package let reason: String
+    }
+
+    /// A new, empty folder in ``temporaryFolder`` named `prefix` and six random characters (mkdtemp(3)),
+    /// readable by this user only.
+    /// - Throws: ``Failure`` with the system's reason.
+    package static func makeTemporaryFolder(prefix: String) throws(Failure) -> String {
+        var template = Array((temporaryFolder + "/" + prefix + "XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        guard made != nil else { throw Failure(reason: String(cString: strerror(errno))) }
+        return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    /// The current directory (getcwd(3)), or `.` when it cannot be read.
+    package static var currentDirectory: String {
+        guard let directory = getcwd(nil, 0) else { return "." }
+        defer { free(directory) }
+        return String(cString: directory)
+    }
+
+    /// The folder for temporary files: `$TMPDIR` (without a trailing `/`) when set and not empty, else `/tmp`,
+    /// as FoundationEssentials' `FileManager.temporaryDirectory` answers.
+    package static var temporaryFolder: String {
+        guard var folder = environment("TMPDIR"), !folder.isEmpty else { return "/tmp" }
+        while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
+        return folder
+    }
+
     /// The value of the environment variable `name`, or nil when it is not set. Not to be called while
     /// another thread changes the environment (setenv/unsetenv), as for getenv(3).
     package static func environment(_ name: String) -> String? {

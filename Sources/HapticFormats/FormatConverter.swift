@@ -109,6 +109,14 @@ package enum FormatConverter {
         }
     }
 
+    /// The `.haptic` form of AHAP patterns played together (one player each: a split pair, or a single
+    /// pattern), and every loss, located in its source through `maps` (one per source): the one way AHAP
+    /// becomes `.haptic` (`thrum convert`, the studio's exports, libthrum's pattern writer).
+    package static func haptic(from sources: [AHAPSource], maps: [SourceMap]) -> (file: HapticFile?, diagnostics: [Diagnostic]) {
+        let converted = AHAPToHaptic.convert(sources)
+        return (converted.file, converted.issues.map { maps[$0.source].diagnostic($0) })
+    }
+
     static func fromAHAP(_ inputs: [String], output: String, format: PatternFormat, options: Options) -> Result {
         var diagnostics: [Diagnostic] = []
         var sources: [AHAPSource] = []
@@ -125,8 +133,8 @@ package enum FormatConverter {
         if format == .ahap {
             return Result(outputs: [(output, AHAPEncoder.encode(sources[0].pattern))], diagnostics: diagnostics)
         }
-        let converted = AHAPToHaptic.convert(sources)
-        diagnostics += converted.issues.map { maps[$0.source].diagnostic($0) }
+        let converted = haptic(from: sources, maps: maps)
+        diagnostics += converted.diagnostics
         guard let file = converted.file else { return Result(outputs: [], diagnostics: diagnostics) }
         if format == .haptic {
             return Result(outputs: [(output, HapticFileEncoder.encode(file))], diagnostics: diagnostics)

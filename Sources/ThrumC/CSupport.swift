@@ -1,15 +1,16 @@
 import AudioResources
 import FoundationEssentials
 import Glibc
-import ThrumCommandLine
+import Thrum
+import ThrumServices
 
-// The C side of libthrum: how handles, strings, option lists and errors cross the ABI (include/thrum.h).
+// The C side of libthrum: how handles, strings, lists and errors cross the ABI (include/thrum.h).
 // Every exported function catches every Swift error and reports it as a status and a message; handles are
 // retained Swift objects behind opaque pointers.
 
 /// `char **error` of the C functions.
 public typealias ErrorOut = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-/// `const char *const *options` of the C functions.
+/// `const char *const *` lists of the C functions.
 public typealias StringList = UnsafePointer<UnsafePointer<CChar>?>?
 
 /// A copy of `text` in memory the caller frees with `thrum_free` (malloc'd).
@@ -25,15 +26,15 @@ func string(_ text: UnsafePointer<CChar>) -> String {
 
 /// The strings of a C array of `count` strings; a NULL array is empty.
 /// - Throws: a usage failure for a NULL entry.
-func strings(_ list: StringList, _ count: Int, what: String) throws -> [String] {
+func strings(_ list: StringList, _ count: Int, what: String) throws(ServiceError) -> [String] {
     guard count > 0 else { return [] }
-    guard let list else { throw LibraryCalls.Failure(status: 64, message: "\(what): NULL array of \(count) strings") }
-    return try (0..<count).map { index in
-        guard let item = list[index] else {
-            throw LibraryCalls.Failure(status: 64, message: "\(what): entry \(index) is NULL")
-        }
-        return string(item)
+    guard let list else { throw .usage("\(what): NULL array of \(count) strings") }
+    var result: [String] = []
+    for index in 0..<count {
+        guard let item = list[index] else { throw .usage("\(what): entry \(index) is NULL") }
+        result.append(string(item))
     }
+    return result
 }
 
 /// Clears `*error` (success leaves NULL there).
@@ -66,10 +67,10 @@ func reporting<T>(_ errorOut: ErrorOut, fallback: (Int32) -> T, _ body: () throw
         setLastStatus(0)
         return result
     } catch {
-        let failure = LibraryCalls.failure(error)
+        let failure = error as? ServiceError ?? ServiceError(.software, "\(error)")
         errorOut?.pointee = cString(failure.message)
-        setLastStatus(failure.status)
-        return fallback(failure.status)
+        setLastStatus(failure.status.rawValue)
+        return fallback(failure.status.rawValue)
     }
 }
 
@@ -96,15 +97,15 @@ func release<T: AnyObject>(_ handle: OpaquePointer?, as: T.Type) {
 }
 
 /// A handle that was NULL where one is needed.
-func nullHandle(_ what: String) -> LibraryCalls.Failure {
-    LibraryCalls.Failure(status: 64, message: "\(what) is NULL")
+func nullHandle(_ what: String) -> ServiceError {
+    .usage("\(what) is NULL")
 }
 
 @_cdecl("thrum_free")
 public func thrum_free(_ memory: UnsafeMutableRawPointer?) { free(memory) }
 
 /// Thrum's version, in static memory.
-nonisolated(unsafe) private let version = strdup(ThrumCommandLine.version)!
+nonisolated(unsafe) private let version = strdup(ThrumVersion.string)!
 
 @_cdecl("thrum_version")
 public func thrum_version() -> UnsafePointer<CChar> { UnsafePointer(version) }

@@ -1,48 +1,50 @@
+import CThrumABI
 import FoundationEssentials
-import ThrumCommandLine
+import ThrumServices
 
 // The live engine and its players (include/thrum.h).
 
 @_cdecl("thrum_engine_open")
-public func thrum_engine_open(_ options: StringList, _ optionCount: Int, _ error: ErrorOut) -> OpaquePointer? {
+public func thrum_engine_open(_ options: UnsafePointer<thrum_device_options>?, _ error: ErrorOut) -> OpaquePointer? {
     reporting(error, fallback: { _ in nil }) {
-        handle(try LibraryCalls.LiveEngine(options: strings(options, optionCount, what: "options")))
+        let (output, onsetLog) = try deviceRequest(options)
+        return handle(try LiveEngine(output, onsetLog: onsetLog))
     }
 }
 
 @_cdecl("thrum_engine_time")
 public func thrum_engine_time(_ engine: OpaquePointer?) -> Double {
-    engine.map { object($0, as: LibraryCalls.LiveEngine.self).currentTime } ?? -1
+    engine.map { object($0, as: LiveEngine.self).currentTime } ?? -1
 }
 
 @_cdecl("thrum_engine_sample_rate")
 public func thrum_engine_sample_rate(_ engine: OpaquePointer?) -> Double {
-    engine.map { object($0, as: LibraryCalls.LiveEngine.self).sampleRate } ?? -1
+    engine.map { object($0, as: LiveEngine.self).sampleRate } ?? -1
 }
 
 @_cdecl("thrum_engine_channels")
 public func thrum_engine_channels(_ engine: OpaquePointer?) -> Int32 {
-    engine.map { Int32(object($0, as: LibraryCalls.LiveEngine.self).channelCount) } ?? -1
+    engine.map { Int32(object($0, as: LiveEngine.self).channelCount) } ?? -1
 }
 
 @_cdecl("thrum_engine_xruns")
 public func thrum_engine_xruns(_ engine: OpaquePointer?) -> UInt64 {
-    engine.map { object($0, as: LibraryCalls.LiveEngine.self).xruns } ?? 0
+    engine.map { object($0, as: LiveEngine.self).xruns } ?? 0
 }
 
 @_cdecl("thrum_engine_output_time")
 public func thrum_engine_output_time(_ engine: OpaquePointer?, _ engineTime: Double) -> Double {
-    engine.flatMap { object($0, as: LibraryCalls.LiveEngine.self).outputTime(forEngineTime: engineTime) } ?? -1
+    engine.flatMap { object($0, as: LiveEngine.self).outputTime(forEngineTime: engineTime) } ?? -1
 }
 
 @_cdecl("thrum_monotonic_now")
-public func thrum_monotonic_now() -> Double { LibraryCalls.monotonicNow() }
+public func thrum_monotonic_now() -> Double { StartTiming.monotonicNow() }
 
 @_cdecl("thrum_engine_finish")
 public func thrum_engine_finish(_ engine: OpaquePointer?, _ error: ErrorOut) -> Int32 {
     status(error) {
         guard let engine else { throw nullHandle("engine") }
-        try object(engine, as: LibraryCalls.LiveEngine.self).close()
+        try object(engine, as: LiveEngine.self).close()
     }
 }
 
@@ -50,8 +52,8 @@ public func thrum_engine_finish(_ engine: OpaquePointer?, _ error: ErrorOut) -> 
 public func thrum_engine_close(_ engine: OpaquePointer?) {
     guard let engine else { return }
     // The header's contract: close never fails; thrum_engine_finish first reports an onset log's failure.
-    try? object(engine, as: LibraryCalls.LiveEngine.self).close()
-    release(engine, as: LibraryCalls.LiveEngine.self)
+    try? object(engine, as: LiveEngine.self).close()
+    release(engine, as: LiveEngine.self)
 }
 
 @_cdecl("thrum_player_new")
@@ -61,13 +63,13 @@ public func thrum_player_new(
     reporting(error, fallback: { _ in nil }) {
         guard let engine else { throw nullHandle("engine") }
         guard let pattern else { throw nullHandle("pattern") }
-        let live = object(engine, as: LibraryCalls.LiveEngine.self)
-        return handle(try live.player(object(pattern), actuator: actuator.map(string)))
+        let live = object(engine, as: LiveEngine.self)
+        return handle(try live.player(object(pattern, as: PatternHandle.self).pattern, actuator: actuator.map(string)))
     }
 }
 
 /// Runs `body` on the player behind `player`, for a call that returns a status.
-private func withPlayer(_ player: OpaquePointer?, _ error: ErrorOut, _ body: (LibraryCalls.Player) throws -> Void) -> Int32 {
+private func withPlayer(_ player: OpaquePointer?, _ error: ErrorOut, _ body: (LivePlayer) throws -> Void) -> Int32 {
     status(error) {
         guard let player else { throw nullHandle("player") }
         try body(object(player))
@@ -119,13 +121,13 @@ public func thrum_player_set_rate(_ player: OpaquePointer?, _ rate: Double, _ er
 @_cdecl("thrum_player_set_muted")
 public func thrum_player_set_muted(_ player: OpaquePointer?, _ muted: Int32) {
     guard let player else { return }
-    object(player, as: LibraryCalls.Player.self).isMuted = muted != 0
+    object(player, as: LivePlayer.self).isMuted = muted != 0
 }
 
 @_cdecl("thrum_player_position")
 public func thrum_player_position(_ player: OpaquePointer?) -> Double {
     guard let player else { return -1 }
-    return object(player, as: LibraryCalls.Player.self).position ?? -1
+    return object(player, as: LivePlayer.self).position ?? -1
 }
 
 @_cdecl("thrum_player_send_parameter")
@@ -146,7 +148,7 @@ public func thrum_player_schedule_curve(
     withPlayer(player, error) { player in
         guard let parameter else { throw nullHandle("parameter") }
         guard count > 0, let times, let values else {
-            throw LibraryCalls.Failure(status: 64, message: "a parameter curve needs at least one point")
+            throw ServiceError.usage("a parameter curve needs at least one point")
         }
         let points = (0..<count).map { (time: times[$0], value: values[$0]) }
         try player.scheduleCurve(string(parameter), points: points, at: at)
@@ -165,15 +167,15 @@ public func thrum_player_set_completion(
 ) {
     guard let player else { return }
     guard let function else {
-        object(player, as: LibraryCalls.Player.self).onCompletion(nil)
+        object(player, as: LivePlayer.self).onCompletion(nil)
         return
     }
     let context = Context(pointer: context)
-    object(player, as: LibraryCalls.Player.self).onCompletion { message in
-        guard let message else { return function(context.pointer, 0, nil) }
-        message.withCString { function(context.pointer, 65, $0) }
+    object(player, as: LivePlayer.self).onCompletion { failure in
+        guard let failure else { return function(context.pointer, 0, nil) }
+        failure.message.withCString { function(context.pointer, 65, $0) }
     }
 }
 
 @_cdecl("thrum_player_free")
-public func thrum_player_free(_ player: OpaquePointer?) { release(player, as: LibraryCalls.Player.self) }
+public func thrum_player_free(_ player: OpaquePointer?) { release(player, as: LivePlayer.self) }

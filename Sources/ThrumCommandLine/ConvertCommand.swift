@@ -19,7 +19,8 @@ let convertCommand = Subcommand(
             .flag(.strict, help: "read .haptic in strict mode and refuse any loss (exit 65, nothing written)"),
         ],
         details: """
-            IN is one .haptic file, or AHAP files (.ahap, .json) that play together (e.g. a split pair).
+            IN is one .haptic file, or AHAP files (.ahap, .json) that play together (e.g. a split pair), or a
+            bundled pattern's name (see 'thrum list').
             .haptic → AHAP follows the envelopes; each emphasis becomes a transient, which the intensity curve
             also scales in one AHAP file (--split keeps them apart). AHAP → .haptic keeps haptic events and the
             intensity and sharpness controls. Android JSON holds VibrationEffect.createWaveform timings and
@@ -32,62 +33,25 @@ let convertCommand = Subcommand(
         guard let output = arguments.value(.output) else {
             throw UsageError(message: "'thrum convert' needs -o FILE (.ahap, .haptic or .json)")
         }
-        var options = FormatConverter.Options()
-        options.split = arguments.flag(.split)
-        options.metaCompatible = arguments.flag(.metaCompatible)
-        options.strict = arguments.flag(.strict)
-        options.resolution = try arguments.int(.resolution, in: 1...1000) ?? AndroidExport.defaultResolution
-        if let name = arguments.value(.to) {
-            guard let format = PatternFormat(rawValue: name) else {
-                throw UsageError(message: "--to takes ahap, haptic or android, not '\(name)'")
-            }
-            options.format = format
-        }
-        for input in arguments.positionals where !FileManager.default.fileExists(atPath: input) {
-            throw ServiceError(.noInput, "cannot open '\(input)': no such file (check the path)")
-        }
-        let result: FormatConverter.Result
-        do throws(FormatConverter.UsageError) {
-            result = try FormatConverter.convert(inputs: arguments.positionals, output: output, options: options)
+        var request = ConvertRequest(inputs: arguments.positionals, output: output)
+        request.split = arguments.flag(.split)
+        request.metaCompatible = arguments.flag(.metaCompatible)
+        request.strict = arguments.flag(.strict)
+        request.resolution = try arguments.int(.resolution, in: ConvertRequest.resolutions)
+        request.format = arguments.value(.to)
+        var diagnostics: [Diagnostic] = []
+        let converted: Converted
+        do {
+            converted = try Converting.convert(request, diagnostics: &diagnostics)
         } catch {
-            throw UsageError(message: error.message)
+            for diagnostic in diagnostics { console.error(diagnostic.formatted) }
+            throw error
         }
-        for diagnostic in result.diagnostics { console.error(diagnostic.formatted) }
-        let errors = result.diagnostics.filter { $0.severity == .error }.count
-        let warnings = result.diagnostics.count - errors
-        guard !result.hasErrors else {
-            throw ServiceError(
-                .dataError,
-                "nothing written: \(errors) error\(errors == 1 ? "" : "s")"
-                    + (options.strict && warnings == 0 ? " (with --strict every loss is an error)" : ""))
+        for diagnostic in converted.diagnostics { console.error(diagnostic.formatted) }
+        let warnings = converted.warningCount
+        for file in converted.written {
+            console.print("wrote \(file)" + (warnings > 0 ? " (\(warnings) warning\(warnings == 1 ? "" : "s"))" : ""))
         }
-        try writeTogether(result.outputs)
-        for file in result.outputs {
-            console.print("wrote \(file.path)" + (warnings > 0 ? " (\(warnings) warning\(warnings == 1 ? "" : "s"))" : ""))
-        }
-        if options.split && result.outputs.count == 1 {
-            console.print("no transient file: the .haptic file has no emphasis")
-        }
+        if converted.noTransients { console.print("no transient file: the .haptic file has no emphasis") }
         return .ok
     })
-
-/// Writes each text beside its target under a temporary name, then renames them all: a failure leaves
-/// none of them (a target that existed before is replaced only at the rename).
-func writeTogether(_ outputs: [(path: String, text: String)]) throws {
-    var temporary: [String] = []
-    defer { for path in temporary { try? FileManager.default.removeItem(atPath: path) } }
-    for output in outputs {
-        let url = URL(fileURLWithPath: output.path)
-        let path = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).thrum-\(getpid())").path
-        do {
-            try Data(output.text.utf8).write(to: URL(fileURLWithPath: path))
-        } catch {
-            throw ServiceError(.ioError, "cannot write \(output.path): \(systemReason(of: error))")
-        }
-        temporary.append(path)
-    }
-    for (path, output) in zip(temporary, outputs) where rename(path, output.path) != 0 {
-        throw ServiceError(.ioError, "cannot write \(output.path): \(String(cString: strerror(errno)))")
-    }
-    temporary = []
-}

@@ -59,7 +59,7 @@ enum DeviceText {
     /// libraries behind some PCMs (libjack) print their own connection errors while a device is probed;
     /// each failure is reported in the listing instead.
     static func quietly<T>(_ body: () -> T) -> T {
-        guard ProcessInfo.processInfo.environment["THRUM_ALSA_DEBUG"] == nil else { return body() }
+        guard FileSystem.environment("THRUM_ALSA_DEBUG") == nil else { return body() }
         fflush(nil)
         let saved = dup(2)
         let null = open("/dev/null", O_WRONLY | O_CLOEXEC)

@@ -8,39 +8,12 @@ import ThrumServices
 /// What `thrum info` says about the actuators of a channel map: each actuator's channels, profile and
 /// position, and the patterns that play on it (`FILE@ACTUATOR`, or every actuator without @).
 struct ActuatorSummary {
-    /// One actuator and what plays on it.
-    struct Lane {
-        let actuator: Actuator
-        /// Its output channels, from 1.
-        let channels: [Int]
-        /// The files that play on it, with their patterns.
-        let patterns: [(file: String, pattern: PatternData)]
-    }
-
     let map: ChannelMap
-    let lanes: [Lane]
+    let lanes: [PatternInfo.Actuators.Lane]
 
-    /// - Throws: `UsageError` for a locality the map lacks; `ServiceError` for options the device refuses.
-    init(options: CHHapticEngine.Options, files: [(target: PatternTarget, file: String, pattern: PatternData)]) throws {
-        map = options.channelMap
-        let device: GCDeviceHaptics
-        do {
-            device = try GCDeviceHaptics(options: options)
-        } catch {
-            throw serviceError(error, patternPath: files.first?.file ?? "")
-        }
-        let covered = try files.map { file -> [String] in
-            let names = device.actuators(in: file.target.playsOn).map(\.name)
-            if names.isEmpty { _ = try ActuatorArguments.engines(on: device, for: [file.target]) }  // throws the usage error
-            return names
-        }
-        let map = options.channelMap
-        lanes = device.actuators.map { actuator in
-            Lane(
-                actuator: actuator,
-                channels: map.channelActuators.enumerated().filter { $0.element == actuator.name }.map { $0.offset + 1 },
-                patterns: zip(files, covered).filter { $1.contains(actuator.name) }.map { ($0.0.file, $0.0.pattern) })
-        }
+    init(_ actuators: PatternInfo.Actuators) {
+        map = actuators.map
+        lanes = actuators.lanes
     }
 
     var text: String {

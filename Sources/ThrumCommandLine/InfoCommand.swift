@@ -57,7 +57,7 @@ struct PatternSummary {
             "parameter curves: \(pattern.curves.count)" + list(counts(of: pattern.curves.map(\.id))),
             "parameter steps: \(pattern.parameters.count)" + list(counts(of: pattern.parameters.map(\.id))),
             "audio files: " + (audioFiles.isEmpty ? "none" : audioFiles.map { path in
-                let found = FileManager.default.fileExists(atPath: PathName.appending(folder, path))
+                let found = FileSystem.exists(PathName.appending(folder, path))
                 return path + (found ? "" : " (not next to the pattern)")
             }.joined(separator: ", ")),
             "peak intensity: \(String(cFormat: "%.2f", peakIntensity))",
@@ -139,10 +139,11 @@ let infoCommand = Subcommand(
         options: [
             .flag(.json, help: "print the facts as JSON for tools"), EngineArguments.channels, ActuatorArguments.layout,
             ActuatorArguments.profile,
-        ] + PatternLimits.options,
+        ] + PatternLimitArguments.options,
         details: """
-            FILE may be - for standard input. A Haptics Studio project (PROJECT.hasp) lists its clips: audio,
-            designed haptic and analysis settings (in 'thrum analyze' settings names).
+            FILE may be - for standard input, or a bundled pattern's name (see 'thrum list'). A Haptics Studio
+            project (PROJECT.hasp) lists its clips: audio (or none), designed haptic and analysis settings (in
+            'thrum analyze' settings names).
             With several files, FILE@ACTUATOR, --channels, --layout or --profile, the facts of each file are
             followed by the actuators of the channel map (default L,R,H): each one's channels, profile and
             position, and the files that play on it (a file without @ plays on every actuator).
@@ -156,37 +157,23 @@ let infoCommand = Subcommand(
             }
             return try HaspInfo.run(project, json: arguments.flag(.json), console: console)
         }
-        let limits = try PatternLimits(arguments)
-        let targets = arguments.positionals.map(PatternTarget.init)
+        let limits = try PatternLimitArguments.limits(arguments)
+        var files: [PatternInfo.File] = []
         var summaries: [(json: [String: Any], text: String)] = []
-        var files: [(target: PatternTarget, file: String, pattern: PatternData)] = []
-        for target in targets {
-            let path = target.pattern
-            let (pattern, loaded) = try loadPattern(path, limits: limits)
-            let name = PatternInput.displayName(path)
-            files.append((target, name, pattern))
-            if let file = loaded.hapticFile {
-                let summary = HapticSummary(path: name, file: file, warnings: loaded.diagnostics.count)
+        for argument in arguments.positionals {
+            let file = try PatternInfo.read(argument, limits: limits)
+            files.append(file)
+            switch file.facts {
+            case .haptic(let haptic, let warnings):
+                let summary = HapticSummary(path: file.name, file: haptic, warnings: warnings)
                 summaries.append((summary.jsonObject, summary.text))
-            } else {
-                // Audio files count in the duration: each one found next to the pattern (or, for a bundled
-                // pattern, in Resources/Audio) is probed for its length.
-                let resolver = ResourcePathResolver(roots: path == "-" ? [] : BundledResources.audioRoots(for: path))
-                let parent = PathName.parent(path)
-                let folder: String? = path == "-" ? nil : parent.isEmpty ? "." : parent
-                let duration = pattern.duration { index in
-                    guard let file = pattern.events[index].waveformPath,
-                        let opened = try? resolver.open(file, relativeTo: folder)
-                    else { return nil }
-                    return (try? AudioFileInfo.probe(opened))?.durationSeconds
-                }
-                let summary = PatternSummary(
-                    file: name, pattern: pattern, warnings: loaded.diagnostics.count, duration: duration)
+            case .ahap(let pattern, let duration, let warnings):
+                let summary = PatternSummary(file: file.name, pattern: pattern, warnings: warnings, duration: duration)
                 summaries.append((summary.jsonObject, summary.text))
             }
         }
         let mapGiven = [ValueOption.channels, .layout, .profile].contains { arguments.value($0) != nil }
-        guard targets.count > 1 || targets[0].locality != nil || mapGiven else {
+        guard files.count > 1 || files[0].target.locality != nil || mapGiven else {
             if arguments.flag(.json) {
                 console.printExact(try jsonText(summaries[0].json))
             } else {
@@ -194,10 +181,7 @@ let infoCommand = Subcommand(
             }
             return .ok
         }
-        var options = CHHapticEngine.Options()
-        options.channelMap = try ActuatorArguments.channelMap(arguments, default: .separate)
-        try ActuatorArguments.applyProfiles(arguments, to: &options)
-        let actuators = try ActuatorSummary(options: options, files: files)
+        let actuators = ActuatorSummary(try PatternInfo.actuators(EngineArguments.settings(arguments), files: files))
         if arguments.flag(.json) {
             var object = actuators.jsonObject
             object["files"] = summaries.map(\.json)

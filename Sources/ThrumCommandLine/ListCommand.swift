@@ -12,18 +12,7 @@ let listCommand = Subcommand(
         options: [.flag(.json, help: "print the list as JSON for tools")],
         details: "Names are case-insensitive and may omit .ahap: 'thrum play heartbeat'."),
     run: { arguments, console in
-        guard let folder = BundledResources.patterns,
-            let names = try? FileManager.default.contentsOfDirectory(atPath: folder)
-        else {
-            throw ServiceError(.noInput, "the bundled patterns were not found (set THRUM_RESOURCES to Thrum's Resources folder)")
-        }
-        var rows: [(name: String, duration: Double, description: String)] = []
-        for file in names.sorted() where file.hasSuffix(".ahap") {
-            let result = AHAPDecoder.decode(contentsOfFile: folder + "/" + file)
-            guard let pattern = result.pattern else { continue }
-            let description = pattern.metadata.first { $0.key == "Description" }?.value ?? ""
-            rows.append((String(file.dropLast(5)), pattern.duration, description))
-        }
+        let rows = try BundledResources.catalogue()
         if arguments.flag(.json) {
             console.printExact(
                 try jsonText(rows.map { ["name": $0.name, "duration": $0.duration, "description": $0.description] }))

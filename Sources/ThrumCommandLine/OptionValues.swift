@@ -2,6 +2,7 @@ import AudioAnalysis
 import AudioResources
 import HapticFormats
 import RenderCore
+import ThrumServices
 
 /// What the value of an option or a positional argument may be, declared beside the option in its command's
 /// table: shell completion offers it (`thrum completions`) and the man pages name it (`thrum man`).
@@ -44,7 +45,7 @@ struct OptionValues: Sendable, Equatable {
     /// A pattern argument of play, render, plot and info: a bundled pattern's name, an AHAP or `.haptic`
     /// file, or a sound file.
     static let pattern = OptionValues(
-        fileExtensions: patternExtensions + EngineArguments.soundExtensions.sorted(), source: .patterns)
+        fileExtensions: patternExtensions + Sounds.extensions.sorted(), source: .patterns)
 
     /// The extensions of the pattern files Thrum reads.
     static let patternExtensions = ["ahap", "haptic", "json"]
@@ -53,7 +54,7 @@ struct OptionValues: Sendable, Equatable {
     static let channelMap = OptionValues(words: ChannelSource.allCases.map(\.rawValue), commaList: true)
 
     /// The sound files `thrum analyze` reads and the pattern arguments may name.
-    static let sound = files(EngineArguments.soundExtensions.sorted())
+    static let sound = files(Sounds.extensions.sorted())
 
     /// The audio files `thrum render -o` writes.
     static let audioOutput = files(AudioFileWriter.supportedExtensions)
@@ -68,7 +69,7 @@ struct OptionValues: Sendable, Equatable {
     static let patternFormat = words(PatternFormat.allCases.map(\.rawValue))
 
     /// An actuator profile: a built-in profile's name or a JSON file.
-    static let profile = OptionValues(words: EngineArguments.namedProfiles.map(\.name), fileExtensions: ["json"])
+    static let profile = OptionValues(words: EngineSettings.namedProfiles.map(\.name), fileExtensions: ["json"])
 
     /// How the man pages describe the value, e.g. "one of: float, pcm16"; nil when there is nothing to say.
     var manualNote: String? {

@@ -11,6 +11,16 @@ import Synchronization
 import Thrum
 import ThrumServices
 
+/// `thrum play --onset-log` and `--start-at` (docs/timing.md).
+let timingOptions: [OptionSpec] = [
+    .value(
+        .onsetLog, placeholder: "FILE.jsonl", values: .files(["jsonl"]),
+        help: "write one JSON line per event onset: pattern time, stream frame, estimated DAC time (CLOCK_MONOTONIC)"),
+    .value(
+        .startAt, placeholder: "T",
+        help: "start the patterns when their first frame leaves the DAC at CLOCK_MONOTONIC time T (seconds)"),
+]
+
 let playCommand = Subcommand(
     spec: CommandSpec(
         name: "play",
@@ -23,7 +33,7 @@ let playCommand = Subcommand(
             .value(.priority, placeholder: "N", help: "SCHED_FIFO priority of the render thread, 1–99 (default 70); 0: normal scheduling"),
             .flag(.watch, short: "w", help: "replay the file whenever it is saved; keep the last good version on errors"),
             .flag(.verbose, short: "v", help: "say what the device runs: format, channels, rate, period, access, latency"),
-        ] + TransportArguments.options + PlayTiming.options + EngineArguments.options + PatternLimits.options,
+        ] + TransportArguments.options + timingOptions + EngineArguments.options + PatternLimitArguments.options,
         details: """
             PATTERN is an AHAP file, the name of a bundled pattern (see 'thrum list'), - for standard input, or a
             sound file (WAV, FLAC, …), played as it is; --haptics-from-audio adds haptics derived from the audio live.
@@ -47,67 +57,55 @@ let playCommand = Subcommand(
             Exit status: 0 ok, 64 usage, 65 bad pattern or audio file, 66 pattern missing, 69 no playback device.
             """),
     run: { arguments, console in
-        let limits = try PatternLimits(arguments)
+        let limits = try PatternLimitArguments.limits(arguments)
         if arguments.flag(.watch) && arguments.positionals.count > 1 {
             throw UsageError(message: "--watch replays one AHAP file when it is saved; give one pattern")
         }
         if arguments.flag(.watch) && arguments.positionals[0] == "-" {
             throw UsageError(message: "--watch needs a pattern file to watch, not standard input")
         }
-        if arguments.flag(.watch) && EngineArguments.isSound(arguments.positionals[0]) {
+        if arguments.flag(.watch) && Sounds.isSound(arguments.positionals[0]) {
             throw UsageError(message: "--watch replays an AHAP file when it is saved; '\(arguments.positionals[0])' is a sound")
         }
-        let patterns = try EngineArguments.patterns(arguments, limits: limits)
-        let path = patterns.map(\.path).joined(separator: ", ")
-        var options = try EngineArguments.engineOptions(arguments, patternPaths: patterns.map(\.path), defaultChannels: .speakers)
-        let transport = try TransportArguments(arguments)
-        let timing = try PlayTiming(arguments)
-        timing.install(in: &options)
-        let device = arguments.value(.device) ?? "default"
-        options.output = .device(device)
-        if let period = try arguments.int(.period, in: CHHapticEngine.Options.periodFrameCounts) { options.periodFrames = period }
-        if let periods = try arguments.int(.periods, in: CHHapticEngine.Options.periodCounts) { options.periodCount = periods }
-        if let priority = try arguments.int(.priority, in: 0...99) { options.realtimePriority = priority == 0 ? nil : Int32(priority) }
+        let patterns = try patterns(arguments, limits: limits)
+        let path = patterns.map(\.name).joined(separator: ", ")
+        var output = OutputSettings()
+        output.engine = try EngineArguments.settings(arguments)
+        let transport = try TransportArguments.transport(arguments)
+        let timing = try StartTiming(
+            onsetLog: arguments.value(.onsetLog), startAt: arguments.double(.startAt, in: StartTiming.startRange))
+        output.device = arguments.value(.device) ?? "default"
+        output.period = try arguments.int(.period, in: OutputSettings.periodFrameCounts)
+        output.periods = try arguments.int(.periods, in: OutputSettings.periodCounts)
+        output.priority = try arguments.int(.priority, in: OutputSettings.priorities)
 
-        // One device open when it works: the engines start on the device as asked. Only a refused start runs
-        // the device check, which finds the nearest rate the device has when no rate was asked for, or turns
-        // the refusal into one line naming the fix, and then starts again.
         let interrupt = InterruptFlag(watchdog: "thrum play")
-        let playing: PlayStart
-        do {
-            playing = try PlayStart(options: options, patterns: patterns, transport: transport, timing: timing, console: console)
-        } catch is PlayStart.Refused {
-            try PlayDevice.check(device, options: &options, rateGiven: arguments.value(.sampleRate) != nil, console: console)
-            do {
-                playing = try PlayStart(options: options, patterns: patterns, transport: transport, timing: timing, console: console)
-            } catch let refused as PlayStart.Refused {
-                throw ServiceError(.unavailable, refused.message)
-            }
-        }
+        let playing = try Playback(patterns, transport: transport, output: output, timing: timing)
+        let device = output.device
+        if let note = playing.rateNote { console.error("thrum play: note: \(note)") }
+        if let warning = playing.warning { console.error("thrum play: warning: \(warning)") }
+        if let note = playing.silentChannelsNote { console.error("thrum play: note: \(note)") }
         let engines = playing.engines
-        let players = playing.players
         let engine = engines[0]
-        let startTime = playing.startTime
-        if let setup = engine.deviceStreamSetup {
-            PlayDevice.noteSilentChannels(setup, device: device, map: options.channelMap, console: console)
-            if arguments.flag(.verbose) || console.errIsTerminal { console.error(PlayDevice.describe(setup, device: device)) }
+        if let setup = engine.deviceStreamSetup, arguments.flag(.verbose) || console.errIsTerminal {
+            console.error("thrum play: '\(device)': \(setup)")
         }
         engine.releaseOutput()
         let started = ContinuousClock.now
-        var session = PlaySession(engines: engines, players: players, console: console)
+        var session = PlaySession(engines: engines, players: playing.players, console: console)
         if arguments.flag(.watch) {
             guard let watcher = FileWatcher(path: path) else {
                 throw ServiceError(.software, "cannot watch \(path) for changes (inotify unavailable)")
             }
             session.watch = PatternWatch(watcher: watcher, path: path, transport: transport, limits: limits)
         }
-        let outcome = session.run(until: transport.duration.map { startTime + $0 }, interrupt: interrupt)
-        let lostOnsets = engine.lostOnsetCount
-        let xruns = engine.xrunCount
-        let dropped = engine.voiceOverflowCount
-        let zeroed = engine.nonFiniteSampleCount
-        let spins = engine.deviceSpinCount
+        let outcome = session.run(until: transport.duration.map { playing.startTime + $0 }, interrupt: interrupt)
+        let figures = playing.figures()
         for other in engines.dropFirst() { other.stop() }  // the first one drains and closes the device
+        func finishLog() throws {
+            if let warning = timing.lostOnsetsWarning(figures.lostOnsets) { console.error("thrum play: warning: \(warning)") }
+            try timing.writeLog(lost: figures.lostOnsets)
+        }
         switch outcome {
         case .interrupted:
             // Within the watchdog's second: the buffer's end, or half a second of a device that stopped.
@@ -118,10 +116,10 @@ let playCommand = Subcommand(
                     "thrum play: interrupted; device '\(device)' stopped playing (is its sound server still "
                         + "running?); closed")
             }
-            try timing.finish(lost: lostOnsets, console: console)
+            try finishLog()
             return .interrupted
         case .deviceFailed:
-            try timing.finish(lost: lostOnsets, console: console)
+            try finishLog()
             throw ServiceError(
                 .unavailable,
                 "ALSA device '\(device)' failed while playing: \(engine.lastDeviceError ?? "it stopped")")
@@ -129,14 +127,16 @@ let playCommand = Subcommand(
             break
         }
         engine.stopDrainingOutput()
-        try timing.finish(lost: lostOnsets, console: console)
+        try finishLog()
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let losses = OfflineRender.Outcome(frames: 0, droppedEvents: dropped, zeroedSamples: zeroed)
-            .losses(voices: options.maxVoices)
+        let xruns = figures.xruns
+        let losses = OfflineRender.Outcome(frames: 0, droppedEvents: figures.droppedEvents, zeroedSamples: figures.zeroedSamples)
+            .losses(voices: playing.options.maxVoices)
         console.print(
             "played \(path) on '\(device)': \(String(cFormat: "%.3f", seconds)) s, \(xruns) xrun\(xruns == 1 ? "" : "s")"
                 + losses)
+        let spins = figures.spins
         if spins > 0 {
             console.error(
                 "thrum play: note: ALSA device '\(device)' kept waking the playback thread with nothing to do "
@@ -150,12 +150,12 @@ let playCommand = Subcommand(
 final class PatternWatch {
     let watcher: FileWatcher
     let path: String
-    let transport: TransportArguments
+    let transport: Transport
     let limits: PatternLimits
     /// The contents last read, so a save that changes nothing does not restart playback.
     private var lastContents: Data?
 
-    init(watcher: FileWatcher, path: String, transport: TransportArguments, limits: PatternLimits) {
+    init(watcher: FileWatcher, path: String, transport: Transport, limits: PatternLimits) {
         self.watcher = watcher
         self.path = path
         self.transport = transport

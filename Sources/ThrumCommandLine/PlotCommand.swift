@@ -21,7 +21,7 @@ enum PlotPNG {
     static func find(_ name: String, in searchPath: String?) -> String? {
         for folder in (searchPath ?? "").split(separator: ":") where !folder.isEmpty {
             let candidate = String(folder) + "/" + name
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            if FileSystem.isExecutable(candidate) { return candidate }
         }
         return nil
     }
@@ -29,20 +29,23 @@ enum PlotPNG {
     /// Converts `svg` to PNG with the tool at `toolPath`, which writes into a temporary folder; the caller
     /// writes the file (so a failing converter leaves no half-written file).
     static func convert(_ svg: String, toolPath: String) throws -> Data {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-plot-\(UUID().uuidString)")
+        let folder: String
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            folder = try FileSystem.makeTemporaryFolder(prefix: "thrum-plot-")
         } catch {
-            throw ServiceError(.ioError, "cannot create a temporary folder: \(systemReason(of: error))")
+            throw ServiceError(.ioError, "cannot create a temporary folder: \(error.reason)")
         }
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let input = folder.appendingPathComponent("plot.svg").path
-        let output = folder.appendingPathComponent("plot.png").path
-        let errors = folder.appendingPathComponent("errors.txt").path
-        do {
-            try Data(svg.utf8).write(to: URL(fileURLWithPath: input))
+        let input = folder + "/plot.svg"
+        let output = folder + "/plot.png"
+        let errors = folder + "/errors.txt"
+        defer {
+            for file in [input, output, errors] { unlink(file) }
+            rmdir(folder)
+        }
+        do throws(AudioResourceError) {
+            try OutputFile.write(Data(svg.utf8), to: input)
         } catch {
-            throw ServiceError(.ioError, "cannot write a temporary SVG: \(systemReason(of: error))")
+            throw ServiceError(.ioError, "cannot write a temporary SVG: \(error.writeReason)")
         }
         let converter: pid_t
         do {
@@ -52,8 +55,8 @@ enum PlotPNG {
             throw ServiceError(.unavailable, "\(error); " + missingToolMessage)
         }
         let ending = Subprocess.wait(converter)
-        guard ending == .exited(0), let image = FileManager.default.contents(atPath: output) else {
-            let message = String(decoding: FileManager.default.contents(atPath: errors) ?? Data(), as: UTF8.self)
+        guard ending == .exited(0), let image = FileBytes.read(path: output, limit: 1 << 30) else {
+            let message = String(decoding: FileBytes.read(path: errors, limit: 1 << 20) ?? Data(), as: UTF8.self)
             let detail = message.trimmingSpacesAndNewlines.replacing("\n", with: "; ")
             throw ServiceError(.ioError, "\(tool) could not convert the plot to PNG" + (detail.isEmpty ? "" : ": \(detail)"))
         }
@@ -80,7 +83,7 @@ let plotCommand = Subcommand(
             .value(.width, placeholder: "PX", help: "image width in pixels, 400 to 8000 (default 1200)"),
             .value(.loopEnd, placeholder: "S", help: "draw a dashed loop-end line at S seconds (0 = the pattern's end)"),
             .value(.sampleRate, placeholder: "HZ", help: "render the waveforms at this rate (default 48000; 8000 beyond 10 s)"),
-        ] + [EngineArguments.channels, ActuatorArguments.layout] + EngineArguments.resourceOptions + PatternLimits.options,
+        ] + [EngineArguments.channels, ActuatorArguments.layout] + EngineArguments.resourceOptions + PatternLimitArguments.options,
         details: """
             PATTERN is an AHAP file, the name of a bundled pattern (see 'thrum list'), or - for standard input.
             Lanes show each event by type (T transient, C continuous, A audio tone, audio files by name);
@@ -110,21 +113,21 @@ let plotCommand = Subcommand(
         // Find the converter before rendering, so a missing tool fails fast.
         var toolPath: String?
         if format == "png" {
-            guard let found = PlotPNG.find(PlotPNG.tool, in: ProcessInfo.processInfo.environment["PATH"]) else {
+            guard let found = PlotPNG.find(PlotPNG.tool, in: FileSystem.environment("PATH")) else {
                 throw ServiceError(.unavailable, PlotPNG.missingToolMessage)
             }
             toolPath = found
         }
 
-        let patterns = try EngineArguments.patterns(arguments, limits: PatternLimits(arguments))
-        let (pattern, path) = (patterns[0].pattern, patterns[0].path)
+        let patterns = try patterns(arguments, limits: PatternLimitArguments.limits(arguments))
+        let (pattern, path) = (patterns[0].pattern, patterns[0].name)
         if duration == nil && pattern.duration > maxPlotSeconds {
             throw ServiceError(
                 .dataError,
                 "\(path): the pattern lasts \(PatternValidator.formatted(pattern.duration)) s, more than the \(Int(maxPlotSeconds)) s a plot covers (pass --duration S to plot its start)")
         }
         // 48 kHz shows audio files as they are; long patterns render at 8 kHz to stay quick and small.
-        var options = try EngineArguments.engineOptions(arguments, patternPaths: patterns.map(\.path), defaultChannels: .separate)
+        var options = try EngineArguments.settings(arguments).engineOptions(patternPaths: patterns.map(\.name), defaultChannels: .separate)
         if arguments.value(.sampleRate) == nil { options.sampleRate = (duration ?? pattern.duration) > 10 ? 8000 : 48000 }
         // L, R, then one channel per actuator of the map (H alone for the default actuator).
         let actuators = options.channelMap.actuators
@@ -148,7 +151,7 @@ let plotCommand = Subcommand(
                 }
             }
         } catch {
-            throw serviceError(error, patternPath: path)
+            throw ServiceError.engine(error, pattern: path)
         }
 
         let rendered = Double(left.count) / rate

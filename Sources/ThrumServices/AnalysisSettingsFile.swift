@@ -1,6 +1,7 @@
 import AHAPCodec
 import AudioAnalysis
 import FoundationEssentials
+import FoundationStandIns
 import ThrumModel
 
 /// Reads analysis settings from a small JSON file: an object whose keys are `preset` (a preset's name)
@@ -61,17 +62,25 @@ package enum AnalysisSettingsFile {
     /// `presetGiven` is false (a --preset option wins over the file's).
     /// - Returns: the settings and the preset the file named, if any.
     package static func read(_ path: String, base: AnalysisSettings, presetGiven: Bool) throws -> (AnalysisSettings, preset: String?) {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = FileBytes.read(path: path, limit: 1 << 20) else {
             throw ServiceError(.noInput, "cannot open settings file '\(path)': no such file (check the path)")
         }
+        return try read(data, file: path, base: base, presetGiven: presetGiven)
+    }
+
+    /// ``read(_:base:presetGiven:)`` of settings text; `file` names it in messages (nil: no name and no place).
+    package static func read(_ data: Data, file path: String?, base: AnalysisSettings, presetGiven: Bool) throws
+        -> (AnalysisSettings, preset: String?)
+    {
+        func at(_ place: String) -> String { path.map { "\($0)\(place): " } ?? "" }
         let parsed = JSONReader.parse(data)
-        if let error = parsed.error { throw ServiceError(.dataError, "\(path):\(error.position): \(error.message)") }
+        if let error = parsed.error { throw ServiceError(.dataError, "\(at(":\(error.position)"))\(error.message)") }
         guard let root = parsed.root, case .object(let members) = root.value else {
-            throw ServiceError(.dataError, "\(path): the settings must be a JSON object, e.g. {\"release\": 0.05}")
+            throw ServiceError(.dataError, "\(at(""))the settings must be a JSON object, e.g. {\"release\": 0.05}")
         }
         func failure(_ member: JSONMember, _ message: String) -> ServiceError {
             let place = member.keyPosition.map { ":\($0)" } ?? ""
-            return ServiceError(.dataError, "\(path)\(place): \(member.key) \(message)")
+            return ServiceError(.dataError, "\(at(place))\(member.key) \(message)")
         }
         var settings = base
         var preset: String?
@@ -109,7 +118,7 @@ package enum AnalysisSettingsFile {
         } catch {
             // A value out of range: point at it when the file set it (else the preset's value clashes with one that did).
             let place = members.last(where: { $0.key == error.field })?.keyPosition.map { ":\($0)" } ?? ""
-            throw ServiceError(.dataError, "\(path)\(place): \(error)")
+            throw ServiceError(.dataError, "\(at(place))\(error)")
         }
         return (settings, preset)
     }

@@ -1,3 +1,6 @@
+import Thrum
+import ThrumModel
+
 /// Exit statuses (sysexits), as docs/decisions.md fixes them: what the `thrum` command exits with, what
 /// libthrum's calls return (`THRUM_STATUS_*`) and Python's `ThrumError.status`.
 package enum ExitCode: Int32, Sendable {
@@ -35,4 +38,59 @@ package struct ServiceError: Error, Equatable, Sendable {
 
     /// A usage error (64).
     package static func usage(_ message: String) -> ServiceError { ServiceError(.usage, message) }
+}
+
+extension ServiceError {
+    /// 64: `--OPTION takes a whole number from A to B, not 'TEXT'`.
+    package static func notWholeNumber(_ option: String, _ range: ClosedRange<Int>, given text: String) -> ServiceError {
+        .usage("--\(option) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+    }
+
+    /// 64: `--OPTION takes a number from A to B, not 'TEXT'`.
+    package static func notNumber(_ option: String, _ range: ClosedRange<Double>, given text: String) -> ServiceError {
+        .usage(
+            "--\(option) takes a number from \(PatternValidator.formatted(range.lowerBound)) to "
+                + "\(PatternValidator.formatted(range.upperBound)), not '\(text)'")
+    }
+
+    /// The status and message for an error from the engine (`CHHapticError`), naming `pattern`; anything
+    /// else is a bug (70).
+    package static func engine(_ error: any Error, pattern: String) -> ServiceError {
+        if let error = error as? ServiceError { return error }
+        guard let error = error as? CHHapticError else { return ServiceError(.software, "\(error)") }
+        switch error.code {
+        case .serverInitFailed, .serverInterrupted:
+            return ServiceError(.unavailable, error.message)
+        case .fileNotFound, .invalidAudioResource, .resourceNotAvailable:
+            return ServiceError(.dataError, "\(pattern): \(error.message)")
+        default:
+            return ServiceError(.dataError, "\(pattern): \(error.message) [\(error.code)]")
+        }
+    }
+}
+
+/// Typed values checked against the ranges the command line's options take, with the options' messages
+/// (the command line checks the text first with the same ranges; libthrum and Python pass numbers).
+package enum Checked {
+    /// `value` when it lies in `range` (nil passes); else ``ServiceError/notWholeNumber(_:_:given:)``.
+    package static func whole(_ value: Int?, _ option: String, in range: ClosedRange<Int>) throws(ServiceError) -> Int? {
+        guard let value else { return nil }
+        guard range.contains(value) else { throw .notWholeNumber(option, range, given: "\(value)") }
+        return value
+    }
+
+    /// `value` as a whole number in `range` (nil passes); a fraction or a value outside is refused.
+    package static func whole(_ value: Double?, _ option: String, in range: ClosedRange<Int>) throws(ServiceError) -> Int? {
+        guard let value else { return nil }
+        guard value.isFinite, value == value.rounded(), Double(range.lowerBound) <= value, value <= Double(range.upperBound)
+        else { throw .notWholeNumber(option, range, given: PatternValidator.formatted(value)) }
+        return Int(value)
+    }
+
+    /// `value` when it is finite and lies in `range` (nil passes); else ``ServiceError/notNumber(_:_:given:)``.
+    package static func number(_ value: Double?, _ option: String, in range: ClosedRange<Double>) throws(ServiceError) -> Double? {
+        guard let value else { return nil }
+        guard value.isFinite, range.contains(value) else { throw .notNumber(option, range, given: PatternValidator.formatted(value)) }
+        return value
+    }
 }

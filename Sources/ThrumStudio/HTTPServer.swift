@@ -1,9 +1,10 @@
-import Dispatch
 import AHAPCodec
 import CCivetWeb
+import Dispatch
 import FoundationEssentials
-import Glibc
 import FoundationStandIns
+import Glibc
+import Synchronization
 
 /// A request as civetweb parsed it: method, decoded path, raw query, headers and (once admitted) the body.
 /// A value; thread-safe.
@@ -124,7 +125,7 @@ package final class HTTPServer: @unchecked Sendable {
     private final class HandlerBox {
         let handler: any HTTPHandler
         var clients: [OpaquePointer: WebSocketClient] = [:]
-        let lock = Lock()
+        let lock = Mutex(())
         init(_ handler: any HTTPHandler) { self.handler = handler }
     }
 
@@ -200,7 +201,7 @@ package final class HTTPServer: @unchecked Sendable {
     /// Shuts down (both ways) every connected socket of this process whose local port is the server's: the
     /// connections civetweb's workers wait on. Their poll returns at once, and civetweb closes them.
     private func shutDownConnections() {
-        guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return }
+        guard let descriptors = FileSystem.directoryEntries("/proc/self/fd") else { return }
         for descriptor in descriptors.compactMap({ Int32($0) }) {
             var local = sockaddr_storage()
             var peer = sockaddr_storage()
@@ -332,7 +333,7 @@ package final class HTTPServer: @unchecked Sendable {
         guard let connection else { return }
         let box = box(data)
         let client = WebSocketClient(connection: connection)
-        box.lock.withLock { box.clients[connection] = client }
+        box.lock.withLock { _ in box.clients[connection] = client }
         box.handler.webSocketOpened(client)
     }
 
@@ -342,7 +343,7 @@ package final class HTTPServer: @unchecked Sendable {
     private static let closeCallback: mg_websocket_close_handler = { connection, data in
         guard let connection else { return }
         let box = box(data)
-        guard let client = box.lock.withLock({ box.clients.removeValue(forKey: connection) }) else { return }
+        guard let client = box.lock.withLock({ _ in box.clients.removeValue(forKey: connection) }) else { return }
         box.handler.webSocketClosed(client)
     }
 }

@@ -1,11 +1,13 @@
-import Dispatch
 import AHAPCodec
 import AudioResources
+import Dispatch
 import FoundationEssentials
 import FoundationStandIns
 import HapticFormats
+import Synchronization
 import Thrum
 import ThrumModel
+import ThrumServices
 
 /// Thrum Studio's state and its answers: the open document with its undo history, the file it came from
 /// (watched for changes), the output settings and the transport. civetweb's worker threads call it through
@@ -13,13 +15,12 @@ import ThrumModel
 /// that lock is released. Thread-safe.
 package final class Studio: HTTPHandler, @unchecked Sendable {
     package let root: StudioRoot
-    let toolbox: any StudioToolbox
     /// The page's files (`Resources/Studio`); nil when not found.
     let pageFolder: String?
     package private(set) var access: StudioAccess
     let hub = EventHub()
 
-    let lock = Lock()
+    let lock = Mutex(())
     var document: StudioDocument?
     var history = DocumentHistory()
     var revision = 0
@@ -37,19 +38,18 @@ package final class Studio: HTTPHandler, @unchecked Sendable {
     /// Where ``renderAhead()`` renders.
     let renderQueue = DispatchQueue(label: "thrum-studio-render-ahead")
 
-    private let running = Lock()
+    private let running = Mutex(())
     private var stopping = false
 
     /// A studio on `root`, its output opened with `settings` (a device that cannot be opened leaves the
     /// studio without one: `deviceError` says why, the page auditions in the browser).
-    package init(root: StudioRoot, toolbox: any StudioToolbox, pageFolder: String?, settings: StudioSettings, token: String) {
+    package init(root: StudioRoot, pageFolder: String?, settings: StudioSettings, token: String) {
         self.root = root
-        self.toolbox = toolbox
         self.pageFolder = pageFolder
         self.settings = settings
         access = StudioAccess(token: token, host: "127.0.0.1", port: 0)
         do {
-            transport.open(try toolbox.playOptions(settings, root: root.path))
+            transport.open(try settings.engineOptions(root: root.path))
         } catch {
             transport.fail((error as? HTTPError)?.message ?? "\(error)")
         }
@@ -57,16 +57,16 @@ package final class Studio: HTTPHandler, @unchecked Sendable {
 
     /// Sets the address the server listens on (known once it has started: the port may be chosen by the system).
     package func listening(host: String, port: Int) {
-        lock.withLock { access = StudioAccess(token: access.token, host: host, port: port) }
+        lock.withLock { _ in access = StudioAccess(token: access.token, host: host, port: port) }
     }
 
     /// Why the device could not be opened at start, if it could not.
-    package var deviceError: String? { lock.withLock { transport.deviceError } }
+    package var deviceError: String? { lock.withLock { _ in transport.deviceError } }
 
     /// Starts the position ticker: 60 Hz while playing, 10 Hz otherwise (file watching).
     package func startTicker() {
         Threads.detach(name: "thrum-studio-clock") { [weak self] in
-            while let self, !self.running.withLock({ self.stopping }) {
+            while let self, !self.running.withLock({ _ in self.stopping }) {
                 let playing = self.tick()
                 Threads.sleep(seconds: playing ? 1.0 / 60 : 0.1)
             }
@@ -75,8 +75,8 @@ package final class Studio: HTTPHandler, @unchecked Sendable {
 
     /// Stops the ticker and playback and closes the engine.
     package func shutDown() {
-        running.withLock { stopping = true }
-        lock.withLock {
+        running.withLock { _ in stopping = true }
+        lock.withLock { _ in
             transport.stop()
             transport.engine?.stop()
         }
@@ -85,7 +85,7 @@ package final class Studio: HTTPHandler, @unchecked Sendable {
     /// One tick: the transport's seams, a position message while playing, the watched file.
     private func tick() -> Bool {
         var messages: [[String: Any]] = []
-        let playing: Bool = lock.withLock {
+        let playing: Bool = lock.withLock { _ in
             let wasPlaying = transport.isPlaying
             let ended = transport.tick()
             let playing = transport.isPlaying
@@ -149,7 +149,7 @@ package final class Studio: HTTPHandler, @unchecked Sendable {
                 "message": "\(file) changed on disk; the studio holds unsaved edits, so it did not reload it (saving asks before overwriting)",
             ]]
         }
-        let reloaded = StudioDocument.opening(bytes, file: file, root: root, toolbox: toolbox)
+        let reloaded = StudioDocument.opening(bytes, file: file, root: root)
         diskBytes = bytes
         diskChanged = false
         change(to: reloaded, recording: true)
@@ -189,7 +189,7 @@ package final class Studio: HTTPHandler, @unchecked Sendable {
     // MARK: HTTPHandler
 
     package func bodyLimit(for request: HTTPRequest) -> Result<Int, HTTPError> {
-        let access = lock.withLock { self.access }
+        let access = lock.withLock { _ in self.access }
         if let refusal = access.refusal(of: request) { return .failure(refusal) }
         if !request.path.hasPrefix("/api/") { return .success(0) }
         let routes = Self.routes.filter { $0.path == request.path }
@@ -215,18 +215,18 @@ package final class Studio: HTTPHandler, @unchecked Sendable {
         } else {
             response = page(request)
         }
-        let access = lock.withLock { self.access }
+        let access = lock.withLock { _ in self.access }
         if access.credential(of: request) == .query { response.headers.append(("Set-Cookie", access.cookie)) }
         return response
     }
 
     package func refusal(ofWebSocket request: HTTPRequest) -> HTTPResponse? {
-        let access = lock.withLock { self.access }
+        let access = lock.withLock { _ in self.access }
         return access.refusal(of: request)?.response
     }
 
     package func webSocketOpened(_ client: WebSocketClient) {
-        let hello: [String: Any] = lock.withLock { ["type": "hello", "status": status()] }
+        let hello: [String: Any] = lock.withLock { _ in ["type": "hello", "status": status()] }
         hub.add(client, greeting: hello)
     }
 

@@ -3,6 +3,7 @@ import FoundationEssentials
 import FoundationStandIns
 import HapticFormats
 import ThrumModel
+import ThrumServices
 
 /// The pattern being edited: its AHAP text exactly as last opened or PUT, and what reading it found.
 /// A value; thread-safe.
@@ -26,14 +27,14 @@ package struct StudioDocument: Sendable {
     /// Reads `text` as the AHAP document of `file` (its folder is where its audio files are found);
     /// `extra` diagnostics (a `.haptic` file's reading) come first.
     package init(
-        text: Data, file: String?, format: PatternFormat, root: StudioRoot, toolbox: any StudioToolbox,
+        text: Data, file: String?, format: PatternFormat, root: StudioRoot,
         extra: [Diagnostic] = []
     ) {
         self.text = text
         self.file = file
         self.format = format
         let checkedName = Self.checkedName(file)
-        let checked = toolbox.check(text, path: root.absolute(checkedName), root: root.path)
+        let checked = Checking.check(text: text, path: root.absolute(checkedName), resources: [root.path])
         sourcePaths = checked.sourcePaths
         let found = checked.diagnostics.map { diagnostic in
             var located = diagnostic
@@ -51,21 +52,26 @@ package struct StudioDocument: Sendable {
     }
 
     /// The document of the pattern file `file` (AHAP, or `.haptic` converted to AHAP) with `bytes`.
-    package static func opening(
-        _ bytes: Data, file: String, root: StudioRoot, toolbox: any StudioToolbox
-    ) -> StudioDocument {
+    package static func opening(_ bytes: Data, file: String, root: StudioRoot) -> StudioDocument {
         guard PatternFormat.ofInput(file) == .haptic else {
-            return StudioDocument(text: bytes, file: file, format: .ahap, root: root, toolbox: toolbox)
+            return StudioDocument(text: bytes, file: file, format: .ahap, root: root)
         }
         let read = HapticFileDecoder.decode(data: bytes, file: file)
         guard let haptic = read.file else {
-            return StudioDocument(text: Data(), file: file, format: .haptic, root: root, toolbox: toolbox, extra: read.diagnostics)
+            return StudioDocument(text: Data(), file: file, format: .haptic, root: root, extra: read.diagnostics)
         }
+        return converted(haptic, file: file, format: .haptic, root: root, extra: read.diagnostics, map: read.sourceMap)
+    }
+
+    /// The document of a `.haptic` file's content, converted to AHAP (its losses located through `map`);
+    /// `file` nil: a document not saved yet (a project's clip).
+    static func converted(
+        _ haptic: HapticFile, file: String?, format: PatternFormat, root: StudioRoot, extra: [Diagnostic], map: SourceMap
+    ) -> StudioDocument {
         let export = HapticToAHAP.convert(haptic, split: false, style: .faithful)
         let text = Data(AHAPEncoder.encode(export.continuous).utf8)
         return StudioDocument(
-            text: text, file: file, format: .haptic, root: root, toolbox: toolbox,
-            extra: read.diagnostics + export.issues.map(read.sourceMap.diagnostic))
+            text: text, file: file, format: format, root: root, extra: extra + export.issues.map(map.diagnostic))
     }
 
     /// The diagnostic as JSON, with `entry`: the index N of `Pattern[N]` it is about (nil: the document).

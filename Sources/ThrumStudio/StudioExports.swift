@@ -3,8 +3,10 @@ import AudioResources
 import FoundationEssentials
 import FoundationStandIns
 import HapticFormats
+import Synchronization
 import Thrum
 import ThrumModel
+import ThrumServices
 
 /// The document as each export Thrum writes (merged AHAP, `.haptic`, Meta's split AHAP pair), with what
 /// each conversion loses, located in the document text where the converter knows the place. Pure.
@@ -33,8 +35,8 @@ enum StudioExports {
             return Export(texts: [("", document.text)], patterns: [pattern], losses: [])
         }
         let map = SourceMap(file: StudioDocument.checkedName(document.file), positions: document.sourcePaths.positions)
-        let converted = AHAPToHaptic.convert([AHAPSource(pattern: pattern, paths: document.sourcePaths)])
-        var losses = converted.issues.map(map.diagnostic)
+        let converted = FormatConverter.haptic(from: [AHAPSource(pattern: pattern, paths: document.sourcePaths)], maps: [map])
+        var losses = converted.diagnostics
         guard let haptic = converted.file else { return Export(texts: [], patterns: [], losses: losses) }
         if export == "haptic" {
             return Export(
@@ -65,7 +67,7 @@ extension Studio {
     func save(_ request: HTTPRequest) throws -> HTTPResponse {
         let body = try Self.object(request)
         let overwrite = try Self.bool(body, "overwrite") ?? false
-        let (document, openedBytes) = try lock.withLock { () throws in (try current(), diskBytes) }
+        let (document, openedBytes) = try lock.withLock { (_) throws in (try current(), diskBytes) }
         guard let path = try Self.string(body, "path") ?? document.file else {
             throw HTTPError(400, "give the file to save: {\"path\": \"name.ahap\"}")
         }
@@ -79,7 +81,7 @@ extension Studio {
         let files = export.texts.map { (path: $0.suffix.isEmpty ? path : stem + $0.suffix + ".ahap", text: $0.text) }
         let targets = try files.map { file throws in try root.writablePath(file.path) }
         if !overwrite {
-            for (file, target) in zip(files, targets) where FileManager.default.fileExists(atPath: target) {
+            for (file, target) in zip(files, targets) where FileSystem.exists(target) {
                 if file.path == document.file {
                     let onDisk = try? root.read(file.path, limit: StudioLimits.patternBytes)
                     if onDisk == openedBytes { continue }
@@ -94,7 +96,7 @@ extension Studio {
         for (file, target) in zip(files, targets) {
             do throws(AudioResourceError) { try OutputFile.write(file.text, to: target) } catch { throw HTTPError(500, error.description) }
         }
-        let answer: [String: Any] = lock.withLock {
+        let answer: [String: Any] = lock.withLock { _ in
             if files.count == 1, var saved = self.document, saved.text == document.text {
                 saved.file = files[0].path
                 saved.format = format == "haptic" ? .haptic : .ahap
@@ -109,14 +111,14 @@ extension Studio {
                 "file": self.document?.file ?? JSONNull(),
             ]
         }
-        hub.broadcast(lock.withLock { documentMessage("save") })
+        hub.broadcast(lock.withLock { _ in documentMessage("save") })
         return .json(answer)
     }
 
     // MARK: compare
 
     func compareList(_ request: HTTPRequest) throws -> HTTPResponse {
-        let document = try lock.withLock { () throws in try current() }
+        let document = try lock.withLock { (_) throws in try current() }
         guard document.isPlayable else { throw HTTPError(409, "the document has errors; fix them to compare its exports") }
         var exports: [[String: Any]] = []
         for name in StudioExports.names {
@@ -140,22 +142,22 @@ extension Studio {
         }
         let gap = try Self.number(body, "gap") ?? 0.5
         guard (0...10).contains(gap) else { throw HTTPError(400, "\"gap\" must be 0…10 seconds") }
-        let document = try lock.withLock { () throws in try current() }
+        let document = try lock.withLock { (_) throws in try current() }
         let folder = folder(of: document)
         var exports: [(export: String, patterns: [CHHapticPattern])] = []
         for name in names {
             let patterns = try StudioExports.patterns(of: document, export: name)
             exports.append((name, patterns.map { CHHapticPattern(data: $0, sourceFolder: folder) }))
         }
-        let schedule = try lock.withLock { () throws in try transport.compare(exports, gap: gap) }
-        hub.broadcast(lock.withLock { statusMessage() })
+        let schedule = try lock.withLock { (_) throws in try transport.compare(exports, gap: gap) }
+        hub.broadcast(lock.withLock { _ in statusMessage() })
         return .json(["schedule": schedule.map { ["export": $0.export, "start": $0.start, "end": $0.end] }])
     }
 
     // MARK: analysis
 
     func presets() -> HTTPResponse {
-        let presets = toolbox.analysisPresets()
+        let presets = Analyzing.presetObjects()
         let keys = Set(presets.values.flatMap(\.keys)).sorted()
         return .json(["presets": presets, "keys": keys])
     }
@@ -169,7 +171,7 @@ extension Studio {
         }
         let adopt = try Self.bool(body, "adopt") ?? false
         let sound = try root.confinedPath(path)
-        let analysis = try toolbox.analyze(path: sound, preset: preset, settings: body["settings"] as? [String: Any] ?? [:])
+        let analysis = try StudioWork.analyze(path: sound, preset: preset, settings: body["settings"] as? [String: Any] ?? [:])
         var answer: [String: Any] = [
             "settings": analysis.settings, "duration": analysis.duration, "warnings": analysis.warnings,
             "pattern": (try? AHAPEncoder.dictionary(analysis.pattern)) ?? [:],
@@ -178,8 +180,15 @@ extension Studio {
         var pattern = analysis.pattern
         pattern.events.insert(EventData(type: .audioCustom, time: 0, waveformPath: path), at: 0)
         let made = StudioDocument(
-            text: Data(AHAPEncoder.encode(pattern).utf8), file: nil, format: .ahap, root: root, toolbox: toolbox)
-        let changed: [String: Any] = lock.withLock {
+            text: Data(AHAPEncoder.encode(pattern).utf8), file: nil, format: .ahap, root: root)
+        answer.merge(adoptDocument(made, source: "analysis")) { $1 }
+        return .json(answer)
+    }
+
+    /// Makes `made` (a document not saved yet) the document, an undo step when one was open, and tells the
+    /// pages; `source` says where it came from. - Returns: the document's answer.
+    func adoptDocument(_ made: StudioDocument, source: String) -> [String: Any] {
+        let changed: [String: Any] = lock.withLock { _ in
             transport.stop()
             change(to: made, recording: document != nil)
             watcher = nil
@@ -188,8 +197,7 @@ extension Studio {
             diskChanged = false
             return documentAnswer()
         }
-        answer.merge(changed) { $1 }
-        hub.broadcast(lock.withLock { documentMessage("analysis") })
-        return .json(answer)
+        hub.broadcast(lock.withLock { _ in documentMessage(source) })
+        return changed
     }
 }

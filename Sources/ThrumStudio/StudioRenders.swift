@@ -1,6 +1,8 @@
 import Dispatch
 import FoundationEssentials
 import FoundationStandIns
+import Synchronization
+import ThrumServices
 
 /// One render of one revision with one set of options, made once for every request that asks for it: the
 /// first asker makes it, later ones (the page's peaks, then its WAV) wait for it or take it made.
@@ -16,10 +18,10 @@ final class RenderJob: @unchecked Sendable {
     }
 
     let key: Key
-    private let lock = Lock()
+    private let lock = Mutex(())
     /// Entered at creation, left when the outcome is in: every waiter waits on it.
     private let finished = DispatchGroup()
-    private var outcome: Result<StudioRender, any Error>?
+    private var outcome: Result<RenderedSamples, any Error>?
 
     init(key: Key) {
         self.key = key
@@ -27,8 +29,8 @@ final class RenderJob: @unchecked Sendable {
     }
 
     /// Records the render (or why there is none) and wakes those waiting for it; only the first call counts.
-    func finish(_ result: Result<StudioRender, any Error>) {
-        let first = lock.withLock {
+    func finish(_ result: Result<RenderedSamples, any Error>) {
+        let first = lock.withLock { _ in
             guard outcome == nil else { return false }
             outcome = result
             return true
@@ -38,9 +40,9 @@ final class RenderJob: @unchecked Sendable {
 
     /// The render, once made (waits for it).
     /// - Throws: the refusal the render met.
-    func render() throws -> StudioRender {
+    func render() throws -> RenderedSamples {
         finished.wait()
-        return try lock.withLock { outcome! }.get()
+        return try lock.withLock { _ in outcome! }.get()
     }
 }
 
@@ -50,7 +52,7 @@ extension Studio {
 
     /// `GET /api/render`: the render as the WAV file `thrum render` writes.
     func renderWAV(_ request: HTTPRequest) throws -> HTTPResponse {
-        HTTPResponse(status: 200, contentType: "audio/wav", body: try toolbox.wav(try render(request)))
+        HTTPResponse(status: 200, contentType: "audio/wav", body: try StudioWork.wav(try render(request)))
     }
 
     /// `GET /api/peaks`: the least and greatest sample of each column of a time range of the render, per channel.
@@ -78,7 +80,7 @@ extension Studio {
     /// including, ⌊(start + (n + 1)·w)·rate⌋ (at least one frame), w = (end − start) / columns; its values
     /// are min(0, least sample) and max(0, greatest sample) there (0, 0 past the end). Returns, per channel,
     /// least, greatest, least, greatest, … (2 × columns values).
-    static func columnPeaks(_ render: StudioRender, start: Double, end: Double, columns: Int) -> [[Float]] {
+    static func columnPeaks(_ render: RenderedSamples, start: Double, end: Double, columns: Int) -> [[Float]] {
         let width = (end - start) / Double(columns)
         let rate = Double(render.sampleRate)
         let channels = render.channelCount
@@ -116,12 +118,12 @@ extension Studio {
 
     /// The render the request's `export`, `channels`, `sampleRate` and `profile` ask for, of the current
     /// document.
-    func render(_ request: HTTPRequest) throws -> StudioRender {
+    func render(_ request: HTTPRequest) throws -> RenderedSamples {
         try renderAndRevision(request).render
     }
 
     /// The render the request asks for and the revision it is of.
-    private func renderAndRevision(_ request: HTTPRequest) throws -> (render: StudioRender, revision: Int) {
+    private func renderAndRevision(_ request: HTTPRequest) throws -> (render: RenderedSamples, revision: Int) {
         try sharedRender {
             RenderJob.Key(
                 revision: revision, export: request.queryValue("export") ?? "ahap",
@@ -134,8 +136,8 @@ extension Studio {
     /// being made for them when there is one, else a new one (kept for the next request while the document and
     /// the options stay the same).
     /// - Throws: 409 when no document is open or it has errors; the render's refusals.
-    private func sharedRender(keyedBy key: () -> RenderJob.Key) throws -> (render: StudioRender, revision: Int) {
-        let (job, document) = try lock.withLock { () throws -> (RenderJob, StudioDocument?) in
+    private func sharedRender(keyedBy key: () -> RenderJob.Key) throws -> (render: RenderedSamples, revision: Int) {
+        let (job, document) = try lock.withLock { (_) throws -> (RenderJob, StudioDocument?) in
             let key = key()
             if let job = renderJob, job.key == key { return (job, nil) }
             let job = RenderJob(key: key)
@@ -146,12 +148,18 @@ extension Studio {
         if let document {
             let key = job.key
             job.finish(Result {
-                try toolbox.render(
-                    try StudioExports.patterns(of: document, export: key.export), folder: folder(of: document), root: root.path,
-                    channels: key.channels, sampleRate: key.sampleRate, profile: key.profile)
+                try StudioWork.render(
+                    try StudioExports.patterns(of: document, export: key.export), name: Self.renderName(of: document),
+                    folder: folder(of: document), root: root.path, channels: key.channels, sampleRate: key.sampleRate,
+                    profile: key.profile)
             })
         }
         return (try job.render(), job.key.revision)
+    }
+
+    /// The name a document's render goes by in messages: its file's, as AHAP (`untitled.ahap` when unsaved).
+    static func renderName(of document: StudioDocument) -> String {
+        PathName.lastComponent(StudioDocument.checkedName(document.file))
     }
 
     /// When a page is open (it asks for the render of every change at once), starts rendering a changed

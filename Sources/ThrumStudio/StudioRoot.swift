@@ -81,7 +81,7 @@ package struct StudioRoot: Sendable {
     package func listing(depth: Int = 6, limit: Int = 5000) -> Listing {
         var listing = Listing()
         func walk(_ folder: String, _ prefix: String, _ level: Int) {
-            guard level <= depth, let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+            guard level <= depth, let names = FileSystem.directoryEntries(folder) else { return }
             for name in names.sorted() where !name.hasPrefix(".") {
                 if listing.files.count >= limit {
                     listing.truncated = true

@@ -4,8 +4,10 @@ import AudioResources
 import FoundationEssentials
 import FoundationStandIns
 import HapticFormats
+import Synchronization
 import Thrum
 import ThrumModel
+import ThrumServices
 
 /// One endpoint: method, path, the largest body it reads, and its answer.
 struct StudioRoute: Sendable {
@@ -19,13 +21,13 @@ extension Studio {
     /// Every endpoint of docs/studio-api.md.
     static let routes: [StudioRoute] = [
         StudioRoute(method: "GET", path: "/api/status", bodyLimit: 0) { studio, _ in
-            .json(studio.lock.withLock { studio.status() })
+            .json(studio.lock.withLock { _ in studio.status() })
         },
         StudioRoute(method: "POST", path: "/api/open", bodyLimit: StudioLimits.jsonBytes) { try $0.open($1) },
         StudioRoute(method: "GET", path: "/api/pattern", bodyLimit: 0) { studio, _ in try studio.pattern() },
         StudioRoute(method: "PUT", path: "/api/pattern", bodyLimit: StudioLimits.patternBytes) { try $0.replace($1) },
         StudioRoute(method: "GET", path: "/api/diagnostics", bodyLimit: 0) { studio, _ in
-            try studio.lock.withLock {
+            try studio.lock.withLock { _ in
                 _ = try studio.current()
                 return .json(studio.documentAnswer())
             }
@@ -41,7 +43,7 @@ extension Studio {
         StudioRoute(method: "PUT", path: "/api/file", bodyLimit: StudioLimits.audioBytes) { try $0.upload($1) },
         StudioRoute(method: "GET", path: "/api/devices", bodyLimit: 0) { studio, _ in studio.devices() },
         StudioRoute(method: "GET", path: "/api/settings", bodyLimit: 0) { studio, _ in
-            .json(studio.lock.withLock { studio.settingsObject() })
+            .json(studio.lock.withLock { _ in studio.settingsObject() })
         },
         StudioRoute(method: "POST", path: "/api/settings", bodyLimit: StudioLimits.jsonBytes) { try $0.changeSettings($1) },
         StudioRoute(method: "GET", path: "/api/analysis/presets", bodyLimit: 0) { studio, _ in studio.presets() },
@@ -97,12 +99,16 @@ extension Studio {
     // MARK: document
 
     func open(_ request: HTTPRequest) throws -> HTTPResponse {
-        guard let path = try Self.string(try Self.object(request), "path") else {
+        let body = try Self.object(request)
+        guard let path = try Self.string(body, "path") else {
             throw HTTPError(400, "give the file to open: {\"path\": \"relative/to/root.ahap\"}")
         }
+        let clip = try Self.string(body, "clip")
+        if PathName.fileExtension(path).lowercased() == "hasp" { return try openProject(path, clip: clip) }
+        if clip != nil { throw HTTPError(400, "\"clip\" chooses a clip of a Haptics Studio project (.hasp), not of '\(path)'") }
         let bytes = try root.read(path, limit: StudioLimits.patternBytes)
-        let opened = StudioDocument.opening(bytes, file: path, root: root, toolbox: toolbox)
-        let answer: [String: Any] = lock.withLock {
+        let opened = StudioDocument.opening(bytes, file: path, root: root)
+        let answer: [String: Any] = lock.withLock { _ in
             transport.stop()
             history.clear()
             change(to: opened, recording: false)
@@ -116,12 +122,12 @@ extension Studio {
             answer["format"] = opened.format.rawValue
             return answer
         }
-        hub.broadcast(lock.withLock { documentMessage("open") })
+        hub.broadcast(lock.withLock { _ in documentMessage("open") })
         return .json(answer)
     }
 
     func pattern() throws -> HTTPResponse {
-        let (document, revision) = try lock.withLock { () throws in (try current(), self.revision) }
+        let (document, revision) = try lock.withLock { (_) throws in (try current(), self.revision) }
         return HTTPResponse(
             status: 200, contentType: "application/json; charset=utf-8", body: document.text,
             headers: [("X-Thrum-Revision", "\(revision)")])
@@ -129,10 +135,10 @@ extension Studio {
 
     func replace(_ request: HTTPRequest) throws -> HTTPResponse {
         guard String(data: request.body, encoding: .utf8) != nil else { throw HTTPError(400, "the pattern must be UTF-8 text") }
-        let base = lock.withLock { document }
+        let base = lock.withLock { _ in document }
         let edited = StudioDocument(
-            text: request.body, file: base?.file, format: base?.format ?? .ahap, root: root, toolbox: toolbox)
-        let (answer, changed): ([String: Any], Bool) = lock.withLock {
+            text: request.body, file: base?.file, format: base?.format ?? .ahap, root: root)
+        let (answer, changed): ([String: Any], Bool) = lock.withLock { _ in
             guard request.body != document?.text else { return (documentAnswer(), false) }
             var edited = edited
             edited.file = document?.file
@@ -140,22 +146,22 @@ extension Studio {
             change(to: edited, recording: document != nil)
             return (documentAnswer(), true)
         }
-        if changed { hub.broadcast(lock.withLock { documentMessage("edit") }) }
+        if changed { hub.broadcast(lock.withLock { _ in documentMessage("edit") }) }
         return .json(answer)
     }
 
     func undo(redo: Bool) throws -> HTTPResponse {
-        let (previous, template) = try lock.withLock { () throws -> (Data?, StudioDocument) in
+        let (previous, template) = try lock.withLock { (_) throws -> (Data?, StudioDocument) in
             let document = try current()
             return (redo ? history.redo(from: document.text) : history.undo(from: document.text), document)
         }
         guard let previous else { throw HTTPError(409, redo ? "nothing to redo" : "nothing to undo") }
-        let restored = StudioDocument(text: previous, file: template.file, format: template.format, root: root, toolbox: toolbox)
-        let answer: [String: Any] = lock.withLock {
+        let restored = StudioDocument(text: previous, file: template.file, format: template.format, root: root)
+        let answer: [String: Any] = lock.withLock { _ in
             change(to: restored, recording: false)
             return documentAnswer()
         }
-        hub.broadcast(lock.withLock { documentMessage(redo ? "redo" : "undo") })
+        hub.broadcast(lock.withLock { _ in documentMessage(redo ? "redo" : "undo") })
         return .json(answer)
     }
 
@@ -177,7 +183,7 @@ extension Studio {
         }
         if let rate, !(0.001...1000).contains(rate) { throw HTTPError(400, "\"rate\" must be 0.001…1000") }
         if action == "seek" && position == nil { throw HTTPError(400, "seek needs \"position\" (seconds)") }
-        let answer: [String: Any] = try lock.withLock { () throws in
+        let answer: [String: Any] = try lock.withLock { (_) throws in
             let start = loopStart ?? transport.loopStart
             let end = loopEnd ?? transport.loopEnd
             if end != 0 && end <= start { throw HTTPError(400, "\"loopEnd\" must be after \"loopStart\" (or 0: the pattern's end)") }
@@ -201,7 +207,7 @@ extension Studio {
         var message = answer
         message["type"] = "status"
         hub.broadcast(message)
-        hub.broadcast(lock.withLock { positionMessage() })
+        hub.broadcast(lock.withLock { _ in positionMessage() })
         return .json(answer)
     }
 
@@ -227,16 +233,16 @@ extension Studio {
             throw HTTPError(400, "only sound files are stored here (.wav, .flac, .ogg, .aiff, …), not '\(path)'")
         }
         let target = try root.writablePath(path)
-        if FileManager.default.fileExists(atPath: target) && request.queryValue("overwrite") != "1" {
+        if FileSystem.exists(target) && request.queryValue("overwrite") != "1" {
             throw HTTPError(409, "'\(path)' exists; add overwrite=1 to replace it", extra: ["conflict": "exists"])
         }
         do throws(AudioResourceError) { try OutputFile.write(request.body, to: target) } catch { throw HTTPError(500, error.description) }
-        lock.withLock { renderJob = nil }
+        lock.withLock { _ in renderJob = nil }
         return HTTPResponse.json(["path": path, "bytes": request.body.count], status: 201)
     }
 
     func devices() -> HTTPResponse {
-        let current = lock.withLock { settings.device }
+        let current = lock.withLock { _ in settings.device }
         return .json([
             "current": current,
             "devices": ALSADevices.playbackDevices().map { ["name": $0.name, "description": $0.description, "default": $0.isDefault] },
@@ -254,20 +260,20 @@ extension Studio {
 
     func changeSettings(_ request: HTTPRequest) throws -> HTTPResponse {
         let body = try Self.object(request)
-        var new = lock.withLock { settings }
+        var new = lock.withLock { _ in settings }
         if let device = try Self.string(body, "device") { new.device = device }
         if let channels = try Self.string(body, "channels") { new.channels = channels }
         if let profile = try Self.string(body, "profile") {
             new.profile = ["default", "lra", "speaker"].contains(profile.lowercased()) ? profile : try root.writablePath(profile)
         }
-        let options = try toolbox.playOptions(new, root: root.path)
-        let answer: [String: Any] = lock.withLock {
+        let options = try new.engineOptions(root: root.path)
+        let answer: [String: Any] = lock.withLock { _ in
             settings = new
             renderJob = nil
             transport.open(options)
             return settingsObject()
         }
-        hub.broadcast(lock.withLock { statusMessage() })
+        hub.broadcast(lock.withLock { _ in statusMessage() })
         return .json(answer)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Thrum
+import ThrumServices
 import ThrumTestSupport
 
 @testable import ThrumCommandLine

@@ -1,6 +1,8 @@
 import AudioResources
 import Foundation
 import Testing
+import ThrumModel
+import ThrumServices
 import ThrumTestSupport
 
 @testable import ThrumCommandLine

@@ -1,4 +1,5 @@
 import Testing
+import ThrumServices
 
 @testable import ThrumCommandLine
 

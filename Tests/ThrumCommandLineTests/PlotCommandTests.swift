@@ -1,8 +1,9 @@
 import Foundation
 import RenderCore
 import Testing
-import ThrumTestSupport
 import ThrumModel
+import ThrumServices
+import ThrumTestSupport
 
 @testable import ThrumCommandLine
 
@@ -212,7 +213,7 @@ private var bundledPatterns: [String] {
         #expect(svg.contains("<g class=\"loop-end\" data-time=\"1.25\">"))
         #expect(svg.contains("width=\"800\""))
         // Evaluate the timeline directly: intensity = 0.8 × ramp, sharpness = 0.5 + 0.9 clamped to 1.
-        let data = try #require(try? EngineArguments.pattern(path, limits: PatternLimits())).0.data
+        let data = try #require(try? Patterns.load(path)).pattern.data
         let timeline = try PlotTimeline(
             name: "curve", pattern: data, end: 2, loopEnd: nil, sampleRate: 8000, haptics: [], left: [], right: [],
             profile: .default)

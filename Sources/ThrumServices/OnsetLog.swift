@@ -2,8 +2,8 @@ import AHAPCodec
 import AudioResources
 import FoundationEssentials
 import FoundationStandIns
+import Synchronization
 import Thrum
-import ThrumServices
 
 /// `thrum play --onset-log FILE.jsonl`: one JSON line per event onset, collected from the engine's
 /// `onsetHandler` (its delivery thread, never the render thread) and written once playback ends, under a
@@ -12,28 +12,29 @@ import ThrumServices
 /// A line: `{"pattern_time":0.5,"stream_frame":24000,"engine_time":0.5,"dac_time":8123.456789012,
 /// "pattern":"tap.ahap","player":1,"instance":1,"event":2,"type":"HapticTransient","loop":0}`; when onsets
 /// could not be reported (the log fell behind), a last line `{"lost_onsets":N}`.
-/// - Important: Thread safety: any thread (a lock guards the lines and the names).
-final class OnsetLog: @unchecked Sendable {
+/// - Important: Thread safety: any thread (a mutex guards the lines and the names).
+package final class OnsetLog: Sendable {
     /// The file, as given.
-    let path: String
-    private let lock = Lock()
-    private var text: [UInt8] = []
-    private var count = 0
-    /// The pattern each player plays (`ThrumPlayerState.playerID` → the PATTERN argument).
-    private var patterns: [Int: String] = [:]
-    /// The name for players not in `patterns` (a `--watch` reload of the one pattern), or nil.
-    private var fallbackPattern: String?
+    package let path: String
+    private struct Lines {
+        var text: [UInt8] = []
+        var count = 0
+        /// The pattern each player plays (`ThrumPlayerState.playerID` → the pattern's name).
+        var patterns: [Int: String] = [:]
+        /// The name for players not in `patterns` (a `--watch` reload of the one pattern), or nil.
+        var fallbackPattern: String?
+    }
+    private let lines = Mutex(Lines())
 
     /// Checks that `path` can be created (its folder exists and is writable, it is not a folder).
     /// - Throws: `ServiceError` (exit 73) naming the file and what to do.
-    init(path: String) throws {
+    package init(path: String) throws(ServiceError) {
         self.path = path
-        var isFolder = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder {
+        if FileSystem.isDirectory(path) == true {
             throw ServiceError(.cantCreate, "cannot create onset log '\(path)': it is a folder; give a file name")
         }
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder else {
+        let folder = PathName.parent(FileSystem.absolutePath(path))
+        guard FileSystem.isDirectory(folder) == true else {
             throw ServiceError(.cantCreate, "cannot create onset log '\(path)': folder '\(folder)' does not exist")
         }
         guard access(folder, W_OK) == 0 else {
@@ -42,29 +43,29 @@ final class OnsetLog: @unchecked Sendable {
     }
 
     /// Names the pattern a player plays; `fallback` names players not named (a reloaded pattern).
-    func name(playerID: Int, pattern: String, fallback: Bool) {
-        lock.withLock {
-            patterns[playerID] = pattern
-            if fallback { fallbackPattern = pattern }
+    package func name(playerID: Int, pattern: String, fallback: Bool) {
+        lines.withLock { lines in
+            lines.patterns[playerID] = pattern
+            if fallback { lines.fallbackPattern = pattern }
         }
     }
 
     /// Onsets recorded so far.
-    var onsetCount: Int { lock.withLock { count } }
+    package var onsetCount: Int { lines.withLock { $0.count } }
 
     /// Adds the line for `onset` (the engine's `onsetHandler`).
-    func record(_ onset: ThrumOnset) {
-        lock.withLock {
-            let pattern = patterns[onset.playerID] ?? fallbackPattern
-            text += Array(Self.line(onset, pattern: pattern).utf8)
-            count += 1
+    package func record(_ onset: ThrumOnset) {
+        lines.withLock { lines in
+            let pattern = lines.patterns[onset.playerID] ?? lines.fallbackPattern
+            lines.text += Array(Self.line(onset, pattern: pattern).utf8)
+            lines.count += 1
         }
     }
 
     /// Writes the file: every line recorded, then `{"lost_onsets":N}` when `lost` > 0.
     /// - Throws: `ServiceError` (exit 74) naming the file and the system's reason.
-    func commit(lost: Int) throws {
-        var data = lock.withLock { Data(text) }
+    package func commit(lost: Int) throws(ServiceError) {
+        var data = lines.withLock { Data($0.text) }
         if lost > 0 { data += Data("{\"lost_onsets\":\(lost)}\n".utf8) }
         do {
             try OutputFile.write(data, to: path)
@@ -75,7 +76,7 @@ final class OnsetLog: @unchecked Sendable {
     }
 
     /// One JSON line (keys in a fixed order; `dac_time` null when unknown, `pattern` null when unnamed).
-    static func line(_ onset: ThrumOnset, pattern: String?) -> String {
+    package static func line(_ onset: ThrumOnset, pattern: String?) -> String {
         let dac = onset.dacTime.map { String(cFormat: "%.9f", $0) } ?? "null"
         return "{\"pattern_time\":\(number(onset.patternTime)),\"stream_frame\":\(onset.streamFrame),"
             + "\"engine_time\":\(number(onset.engineTime)),\"dac_time\":\(dac),"

@@ -2,15 +2,16 @@ import AHAPCodec
 import FoundationEssentials
 import RenderCore
 import Thrum
+import ThrumModel
 
 /// What `play` and `render` would refuse, or quietly lose, for a pattern that decodes, found the way they
 /// find it: an offline engine with the same options (resource folders, `--allow-any-path`, audio
 /// limits, voices, profile, rate) makes the players. `thrum check` reports it.
-enum PlayCheck {
+package enum PlayCheck {
     /// Every audio file problem (each file once, located at the first event that names it); otherwise an
     /// error making the player, or a warning when more events sound at once than the engine has voices;
     /// and a warning when the pattern is longer than `render` and `plot` take without `--duration`.
-    static func diagnostics(
+    package static func diagnostics(
         _ loaded: LoadedPattern, file: String, folder: String?, options: CHHapticEngine.Options
     ) -> [Diagnostic] {
         func located(
@@ -28,11 +29,11 @@ enum PlayCheck {
 
         var results: [Diagnostic] = []
         guard let pattern = loaded.pattern else { return results }
-        if pattern.duration > maxRenderSecondsWithoutDuration {
+        if pattern.duration > Render.maxSecondsWithoutDuration {
             results.append(
                 located(
                     .warning,
-                    "the pattern lasts \(PatternValidator.formatted(pattern.duration)) s: 'thrum render' and 'thrum plot' take at most \(Int(maxRenderSecondsWithoutDuration)) s without --duration",
+                    "the pattern lasts \(PatternValidator.formatted(pattern.duration)) s: 'thrum render' and 'thrum plot' take at most \(Int(Render.maxSecondsWithoutDuration)) s without --duration",
                     code: nil, path: ""))
         }
         var offline = options

@@ -1,18 +1,19 @@
 import ALSAOutput
 import RenderCore
 import Thrum
-import ThrumServices
 
-/// `thrum play`'s device check, run when the engine's start on the device was refused: negotiates on the
-/// device once (nothing is played), falls back to the nearest rate it has when no rate was asked for, and turns a refusal into
-/// one line that lists every mismatch, what the card accepts, and the fix Thrum itself offers first.
-enum PlayDevice {
+/// The device check run when an engine's start on a device was refused: negotiates on the device once
+/// (nothing is played), falls back to the nearest rate it has when no rate was asked for, and turns a
+/// refusal into one line that lists every mismatch, what the card accepts, and the fix Thrum itself offers
+/// first.
+package enum DeviceCheck {
     /// Checks `device` for `options`; moves `options.sampleRate` to the device's nearest rate when
-    /// `rateGiven` is false (and says so).
+    /// `rateGiven` is false.
+    /// - Returns: a note saying so, or nil.
     /// - Throws: `ServiceError` (exit 69) naming the device's limits and the fix.
-    static func check(
-        _ device: String, options: inout CHHapticEngine.Options, rateGiven: Bool, console: Console
-    ) throws {
+    package static func check(
+        _ device: String, options: inout CHHapticEngine.Options, rateGiven: Bool
+    ) throws(ServiceError) -> String? {
         let configuration = ALSADeviceConfiguration(
             source: .named(device), sampleRate: Int(options.sampleRate), channels: options.channelMap.channelCount,
             periodFrames: options.periodFrames, periodCount: options.periodCount, requireExactRate: rateGiven,
@@ -24,25 +25,24 @@ enum PlayDevice {
             guard !error.mismatches.isEmpty else { throw ServiceError(.unavailable, error.description) }
             throw ServiceError(.unavailable, refusal(error, device: device, map: options.channelMap))
         }
-        if setup.sampleRate != Int(options.sampleRate) {
-            console.error(
-                "thrum play: note: '\(device)' does not play \(Int(options.sampleRate)) Hz; playing at "
-                    + "\(setup.sampleRate) Hz, the nearest rate it has (pick one with --sample-rate)")
-            options.sampleRate = Double(setup.sampleRate)
-        }
+        guard setup.sampleRate != Int(options.sampleRate) else { return nil }
+        let note =
+            "'\(device)' does not play \(Int(options.sampleRate)) Hz; playing at "
+            + "\(setup.sampleRate) Hz, the nearest rate it has (pick one with --sample-rate)"
+        options.sampleRate = Double(setup.sampleRate)
+        return note
     }
 
-    /// Says which of the device's channels stay silent, when it needs more than the channel map fills.
-    static func noteSilentChannels(_ setup: ALSAStreamSetup, device: String, map: ChannelMap, console: Console) {
-        guard let silent = setup.silentChannels else { return }
+    /// Which of the device's channels stay silent, when it needs more than the channel map fills; or nil.
+    package static func silentChannelsNote(_ setup: ALSAStreamSetup, device: String, map: ChannelMap) -> String? {
+        guard let silent = setup.silentChannels else { return nil }
         let which = silent.count == 1 ? "\(silent.lowerBound) is" : "\(silent.lowerBound)–\(silent.upperBound) are"
-        console.error(
-            "thrum play: note: '\(device)' needs \(setup.deviceChannels) channels; \(which) silent "
-                + "(--channels \(map) fills \(setup.sourceChannels))")
+        return "'\(device)' needs \(setup.deviceChannels) channels; \(which) silent "
+            + "(--channels \(map) fills \(setup.sourceChannels))"
     }
 
     /// One line: every mismatch with what the card accepts, then Thrum's own fix, then the converting plugins.
-    static func refusal(_ error: ALSAError, device: String, map: ChannelMap) -> String {
+    package static func refusal(_ error: ALSAError, device: String, map: ChannelMap) -> String {
         var fixes: [String] = []
         for mismatch in error.mismatches {
             switch mismatch {
@@ -66,7 +66,7 @@ enum PlayDevice {
 
     /// A map of at most `maxChannels` entries that keeps what `map` carries: `M,H` for audio and haptics
     /// on two channels, `M+H` on one; `H` or `L,R`/`M` when only one kind is carried.
-    static func suggestedMap(for map: ChannelMap, maxChannels: Int) -> String {
+    package static func suggestedMap(for map: ChannelMap, maxChannels: Int) -> String {
         let haptic: Set<ChannelSource> = [.haptic, .leftHaptic, .rightHaptic, .monoHaptic]
         let audio: Set<ChannelSource> = [.left, .right, .mono, .leftHaptic, .rightHaptic, .monoHaptic]
         let hasHaptic = map.sources.contains { haptic.contains($0) }
@@ -79,13 +79,8 @@ enum PlayDevice {
     }
 
     /// The offered rate closest to `rate` (ties to the higher one), or the nearer end of `range`.
-    static func nearestRate(to rate: Int, offered: [Int], range: ClosedRange<Int>) -> Int {
+    package static func nearestRate(to rate: Int, offered: [Int], range: ClosedRange<Int>) -> Int {
         guard !offered.isEmpty else { return min(max(rate, range.lowerBound), range.upperBound) }
         return offered.min { abs($0 - rate) < abs($1 - rate) || (abs($0 - rate) == abs($1 - rate) && $0 > $1) } ?? rate
-    }
-
-    /// The line `thrum play -v` prints (and the terminal shows above the status line).
-    static func describe(_ setup: ALSAStreamSetup, device: String) -> String {
-        "thrum play: '\(device)': \(setup)"
     }
 }

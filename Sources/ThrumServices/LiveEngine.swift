@@ -1,0 +1,225 @@
+import ALSAOutput
+import RenderCore
+import Synchronization
+import Thrum
+import ThrumModel
+
+/// A live engine on an ALSA device, set up as `thrum play` sets up its device, with one engine per actuator
+/// locality on one device clock (as `thrum play PATTERN@NAME …`); players are made on it one by one
+/// (libthrum's `thrum_engine`, Python's `Engine`). Thread-safe: any method from any thread.
+package final class LiveEngine: @unchecked Sendable {
+    let device: GCDeviceHaptics
+    /// The ALSA device name.
+    package let deviceName: String
+    private struct Engines {
+        var byLocality: [GCHapticsLocality: CHHapticEngine] = [:]
+        var closed = false
+    }
+    private let engines = Mutex(Engines())
+    /// Every onset played, written when the engine closes.
+    private let onsetLog: OnsetLog?
+
+    /// Opens the device as `thrum play` does (a rate it lacks falls back to its nearest rate unless
+    /// `output.engine.sampleRate` asks for one) and starts the engine of every
+    /// actuator. With `onsetLog` (a `.jsonl` file) every onset is logged as `thrum play --onset-log` logs it
+    /// (see ``close()``).
+    /// - Throws: ``ServiceError``: 64 a bad setting, 65 a bad profile, 69 the device refuses or is missing,
+    ///   73 the onset log cannot be created.
+    package init(_ output: OutputSettings, onsetLog: String?) throws(ServiceError) {
+        OutputSettings.quietALSA()
+        var options = try output.engineOptions(patternPaths: [])
+        let log = try onsetLog.map { (path) throws(ServiceError) in try OnsetLog(path: path) }
+        self.onsetLog = log
+        if let log { options.onsetHandler = { log.record($0) } }
+        // Bundled patterns find their audio as they do with `thrum play NAME`.
+        if let audio = BundledResources.audio, !options.resourceRoots.contains(audio) { options.resourceRoots.append(audio) }
+        deviceName = output.device
+        _ = try DeviceCheck.check(deviceName, options: &options, rateGiven: output.engine.sampleRate != nil)
+        do {
+            device = try GCDeviceHaptics(options: options)
+        } catch {
+            throw .engine(error, pattern: "")
+        }
+        _ = try engine(for: .all)
+    }
+
+    /// The sample rate the device runs at, in Hz.
+    package var sampleRate: Double { device.options.sampleRate }
+    /// Output channels per frame.
+    package var channelCount: Int { device.options.channelMap.channelCount }
+    /// Underruns the device has reported since the engine opened (audio lost to a late render thread).
+    package var xruns: UInt64 { (try? engine(for: .all).xrunCount) ?? 0 }
+    /// Seconds on the engine clock (frames played ÷ rate); the time base of every `at` below.
+    package var currentTime: Double { (try? engine(for: .all).currentTime) ?? 0 }
+
+    /// The started engine of `locality`, made on first use.
+    private func engine(for locality: GCHapticsLocality) throws(ServiceError) -> CHHapticEngine {
+        try engines.withLock { (engines) throws(ServiceError) -> CHHapticEngine in
+            if engines.closed { throw .usage("the engine is closed") }
+            if let engine = engines.byLocality[locality] { return engine }
+            let engine = try PatternTarget.engines(on: device, for: [PatternTarget(pattern: "", locality: locality)])[0]
+            do {
+                try engine.start()
+            } catch {
+                throw ServiceError(.unavailable, (error as? CHHapticError)?.message ?? "\(error)")
+            }
+            engines.byLocality[locality] = engine
+            return engine
+        }
+    }
+
+    /// A player of `pattern` on the actuators of `actuator` (a name of the channel map or a group:
+    /// `leftHandle`, `handles`, …; nil: the pattern's own `@ACTUATOR`, else every actuator).
+    /// - Throws: 64 a name that is not an actuator's or that the map lacks; 65 the pattern's audio files.
+    package func player(_ pattern: PatternToPlay, actuator: String?) throws(ServiceError) -> LivePlayer {
+        var locality = pattern.target.locality ?? .all
+        if let actuator {
+            guard let name = ActuatorNames.canonical(actuator) else {
+                throw .usage("'\(actuator)' is not an actuator name (letters, digits, _ and -)")
+            }
+            locality = GCHapticsLocality(name)
+        }
+        let engine = try engine(for: locality)
+        do {
+            let player = try engine.makeAdvancedPlayer(with: pattern.pattern)
+            if let onsetLog, let id = (player as? ThrumPlayerState)?.playerID {
+                onsetLog.name(playerID: id, pattern: pattern.name, fallback: false)
+            }
+            return LivePlayer(player, engine: engine, name: pattern.name)
+        } catch {
+            throw .engine(error, pattern: pattern.name)
+        }
+    }
+
+    /// The estimated CLOCK_MONOTONIC time (seconds) at which engine time `time` leaves the DAC; nil until
+    /// the device has played its first period, and once closed.
+    package func outputTime(forEngineTime time: Double) -> Double? {
+        (try? engine(for: .all))?.outputTime(forEngineTime: time)
+    }
+
+    /// Stops every player, closes the device after it has played what it was given, then writes the
+    /// onset log (every onset the device played; `{"lost_onsets":N}` last when some could not be
+    /// logged). Only the first call does anything.
+    /// - Throws: 74 when the onset log cannot be written (nothing is left then).
+    package func close() throws(ServiceError) {
+        let all = engines.withLock { engines in
+            guard !engines.closed else { return [CHHapticEngine]() }
+            engines.closed = true
+            defer { engines.byLocality = [:] }
+            return Array(engines.byLocality.values)
+        }
+        guard !all.isEmpty else { return }
+        // Every engine on the device shares one run and its onset reports: each reads the same count.
+        let lost = all.map(\.lostOnsetCount).max() ?? 0
+        for engine in all { engine.stopDrainingOutput() }
+        try onsetLog?.commit(lost: lost)
+    }
+}
+
+/// An advanced pattern player (Core Haptics' `CHHapticAdvancedPatternPlayer`) on a ``LiveEngine``, with
+/// one-line failures. Thread-safe: any method from any thread.
+package final class LivePlayer: @unchecked Sendable {
+    let player: any CHHapticAdvancedPatternPlayer
+    /// The engine the player plays on (its clock).
+    let engine: CHHapticEngine
+    let name: String
+
+    init(_ player: any CHHapticAdvancedPatternPlayer, engine: CHHapticEngine, name: String) {
+        self.player = player
+        self.engine = engine
+        self.name = name
+    }
+
+    private func perform(_ action: () throws -> Void) throws(ServiceError) {
+        do {
+            try action()
+        } catch {
+            throw .engine(error, pattern: name)
+        }
+    }
+
+    /// Starts a new instance at engine time `time` (0: now).
+    package func start(at time: Double) throws(ServiceError) { try perform { try player.start(atTime: time) } }
+
+    /// Starts a new instance on the frame that leaves the DAC at CLOCK_MONOTONIC time `monotonicTime`
+    /// (seconds), as `thrum play --start-at` does. Blocks until the device's DAC clock has settled (at
+    /// most 5 s).
+    /// - Throws: 64 when the time has passed or is nearer than the device's buffer can reach (the message
+    ///   names the earliest time), 69 when the device reports no timing.
+    package func start(atMonotonicTime monotonicTime: Double) throws(ServiceError) {
+        guard monotonicTime.isFinite else {
+            throw .usage("the start time takes a CLOCK_MONOTONIC time in seconds, not \(monotonicTime)")
+        }
+        try start(at: try StartTiming.engineTime(leavingDACAt: monotonicTime, on: engine, named: "the start time"))
+    }
+
+    /// Stops at engine time `time` (0: now), with a 5 ms fade.
+    package func stop(at time: Double) throws(ServiceError) { try perform { try player.stop(atTime: time) } }
+    package func pause(at time: Double) throws(ServiceError) { try perform { try player.pause(atTime: time) } }
+    package func resume(at time: Double) throws(ServiceError) { try perform { try player.resume(atTime: time) } }
+    /// Moves to `offset` seconds into the pattern.
+    package func seek(to offset: Double) throws(ServiceError) { try perform { try player.seek(toOffset: offset) } }
+
+    /// Loops at `end` pattern seconds (0: the pattern's end), `passes` passes in all (0: forever; from the
+    /// next start), or plays once when `enabled` is false.
+    package func setLoop(_ enabled: Bool, end: Double, passes: Int) throws(ServiceError) {
+        guard end >= 0, end.isFinite, passes >= 0 else {
+            throw .usage("a loop needs an end ≥ 0 s and passes ≥ 0, not \(end) s and \(passes)")
+        }
+        player.loopEnabled = enabled
+        player.loopEnd = end
+        (player as? ThrumPlayerState)?.loopPassLimit = passes
+    }
+
+    /// Playback rate, 0.01…100 as `--rate` takes it (2 = twice as fast; pitch unchanged).
+    package func setRate(_ rate: Double) throws(ServiceError) {
+        guard rate.isFinite, Transport.rates.contains(rate) else {
+            throw .usage("the rate takes a number from 0.01 to 100, not '\(rate)'")
+        }
+        player.playbackRate = Float(rate)
+    }
+
+    package var isLooping: Bool { player.loopEnabled }
+    package var rate: Double { Double(player.playbackRate) }
+    package var isMuted: Bool {
+        get { player.isMuted }
+        set { player.isMuted = newValue }
+    }
+
+    /// Sets a dynamic parameter (`HapticIntensityControl`, …; AHAP names) to `value` at engine time `time`.
+    package func send(_ parameter: String, value: Float, at time: Double) throws(ServiceError) {
+        let id = try parameterID(parameter)
+        try perform {
+            try player.sendParameters([CHHapticDynamicParameter(parameterID: id, value: value, relativeTime: 0)], atTime: time)
+        }
+    }
+
+    /// Plays a curve of `parameter` through `points` (seconds from its start, value) from engine time `time`.
+    package func scheduleCurve(_ parameter: String, points: [(time: Double, value: Float)], at time: Double) throws(ServiceError) {
+        let id = try parameterID(parameter)
+        let curve = CHHapticParameterCurve(
+            parameterID: id, controlPoints: points.map { .init(relativeTime: $0.time, value: $0.value) }, relativeTime: 0)
+        try perform { try player.scheduleParameterCurve(curve, atTime: time) }
+    }
+
+    /// Calls `handler` once when playback ends (nil) or fails (why), on an internal thread, never the
+    /// render thread; replaces the previous handler.
+    package func onCompletion(_ handler: (@Sendable (ServiceError?) -> Void)?) {
+        let name = name
+        player.completionHandler = handler.map { handler in
+            { error in handler(error.map { ServiceError.engine($0, pattern: name) }) }
+        }
+    }
+
+    /// Pattern seconds into the first playing instance; nil when nothing plays.
+    package var position: Double? { (player as? ThrumPlayerState)?.position?.seconds }
+
+    private func parameterID(_ name: String) throws(ServiceError) -> CHHapticDynamicParameter.ID {
+        let known = CHHapticDynamicParameter.ID.allKnown
+        guard let id = known.first(where: { $0.rawValue == name }) else {
+            let guess = Suggestions.closest(to: name, in: known.map(\.rawValue))
+            throw .usage("unknown dynamic parameter '\(name)'" + (guess.map { "; did you mean '\($0)'?" } ?? ""))
+        }
+        return id
+    }
+}
