@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # libthrum's tests, against a real install:
 #   1. Tools/install.sh into a temporary prefix; the installed thrum and libthrum.so must run with no Swift
-#      toolchain (env -i, a PATH without it; ldd lists no Swift or Foundation library);
+#      toolchain (env -i, a PATH without it; ldd lists no Swift or Foundation library); libthrum.so holds
+#      nothing of the command line, the studio or civetweb (nm -D, and their texts);
 #   2. include/thrum.h compiles as C99, C11 and C++11 with -Wall -Wextra -Werror -pedantic;
 #   3. the C test (Tests/libthrum/thrum_test.c) is built with `cc $(pkg-config --cflags --libs thrum)`
 #      (PKG_CONFIG_PATH=PREFIX/lib/pkgconfig) and run, then built and run again with -fsanitize=address;
@@ -38,6 +39,16 @@ for file in "$prefix/bin/thrum" "$prefix/lib/libthrum.so"; do
 done
 [[ "$(readelf -d "$prefix/lib/libthrum.so" | sed -n 's/.*soname: \[\(.*\)\]/\1/p')" == "libthrum.so.0" ]] ||
     fail "libthrum.so's soname is not libthrum.so.0"
+
+step "libthrum links none of the command line, the studio, civetweb, man pages, completions or plotting"
+# Their Swift symbols (module names ThrumCommandLine, ThrumStudio mangled as 16ThrumCommandLine, 11ThrumStudio) and
+# their texts (civetweb's functions are looked up by name; help, man pages, completions and SVG plots are text).
+if nm -D --defined-only "$prefix/lib/libthrum.so" | grep -E '16ThrumCommandLine|11ThrumStudio'; then
+    fail "libthrum.so exports the symbols above of the command line or the studio"
+fi
+for text in mg_start 'usage: thrum COMMAND' '.SH SYNOPSIS' 'complete -c thrum' 'http://www.w3.org/2000/svg'; do
+    if grep -q -a -F -e "$text" "$prefix/lib/libthrum.so"; then fail "libthrum.so holds '$text' (civetweb, help, man, completions or plotting)"; fi
+done
 
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 [[ "$(pkg-config --modversion thrum)" == "$version" ]] || fail "thrum.pc's version is not $version"

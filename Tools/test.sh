@@ -3,8 +3,9 @@
 #   1. installs missing system packages (Tools/system-packages.sh test, which says which and why first;
 #      THRUM_NO_INSTALL=1 makes it stop with the list instead) and tests that script
 #      (Tools/test-system-packages.sh),
-#   2. checks that Package.swift declares every import (Tools/check-imports.py) and that every document
-#      the code cites and every link of the docs exists (Tools/check-docs.py), builds the simulated
+#   2. checks that Package.swift declares every import (Tools/check-imports.py), that every document
+#      the code cites and every link of the docs exists (Tools/check-docs.py) and that no module outside
+#      Sources/Thrum reaches files through FileManager or URL (Tools/check-file-access.py), builds the simulated
 #      sound card (Tools/simcard/build.sh), the package and its tests (with SwiftPM's import check and
 #      warnings as errors), and thrum-bench (its own package, Tools/bench) in release
 #      (RenderThreadAllocationTests runs its allocation and storm counters: retain counts mean something
@@ -57,6 +58,8 @@ realtime='RealTime|PulseAudio'
 servers='PipeWire|JACK'
 "$root/Tools/check-imports.py"
 "$root/Tools/check-docs.py"
+# One rule for file access on the start-up path: FileSystem/PathName, not FileManager/URL/ProcessInfo.
+"$root/Tools/check-file-access.py"
 # The simulated sound card (Tools/simcard): an ALSA plugin the tests load through private configurations.
 THRUM_SIMCARD_PLUGIN="$("$root/Tools/simcard/build.sh")"
 export THRUM_SIMCARD_PLUGIN

@@ -174,7 +174,11 @@ import ThrumTestSupport
         #expect(result.status == 66)
         let path = try Self.place(of: "\"audio/swell.wav\"", in: dir + "/project.hasp")
         #expect(result.err.contains("project.hasp:\(path): clip 'Swell': audio file 'audio/swell.wav' not found"), "\(result.err)")
-        #expect(!FileManager.default.fileExists(atPath: dir + "/out"), "nothing is written")
+        #expect(result.err.hasSuffix("thrum import: 1 clip not written: 'Swell'\n"), "\(result.err)")
+        // The clip that can be written is, whole; the other leaves nothing.
+        #expect(FileManager.default.fileExists(atPath: dir + "/out/Boom.haptic"))
+        #expect(FileManager.default.fileExists(atPath: dir + "/out/Boom.wav"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out/Swell.haptic"), "a clip that fails leaves nothing")
 
         let badType = TemporaryDirectory("hasp")
         dir = try Self.writeProject(badType, settings: Self.settings.replacingOccurrences(of: "\"minimum_rise\": 0.15", with: "\"minimum_rise\": \"high\""))

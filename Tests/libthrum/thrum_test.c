@@ -84,8 +84,16 @@ static void test_render(const char *once_wav, const char *options_wav) {
     free(expected);
 
     /* Every render option, read in blocks that are not the CLI's 4096 frames. */
-    const char *options[] = {"--loops", "2", "--rate", "1.5", "--sample-rate", "44100", "--channels=M+H"};
-    thrum_renderer *renderer = thrum_renderer_open(pattern, options, 7, &error);
+    thrum_engine_settings engine;
+    thrum_engine_settings_init(&engine);
+    engine.sample_rate = 44100;
+    engine.channels = "M+H";
+    thrum_render_options options;
+    thrum_render_options_init(&options);
+    options.loops = 2;
+    options.rate = 1.5;
+    options.engine = &engine;
+    thrum_renderer *renderer = thrum_renderer_open(pattern, &options, &error);
     CHECK(renderer && !error, "renderer_open: %s", error ? error : "");
     expected = read_wav(options_wav, &expected_count);
     if (renderer && expected) {
@@ -140,30 +148,43 @@ static void test_errors(const char *work) {
     thrum_free(error);
     CHECK(thrum_render(pattern, 48000, "L", NULL, -1, &error) == -1 && error, "negative max_frames");
     thrum_free(error);
-    const char *bogus[] = {"--bogus"};
-    CHECK(thrum_renderer_open(pattern, bogus, 1, &error) == NULL, "--bogus opens");
-    CHECK(error && strcmp(error, "unknown option '--bogus' for 'thrum render'; see 'thrum render --help'") == 0,
-          "message: %s", error ? error : "(none)");
-    thrum_free(error);
-    const char *loop[] = {"--loop"};
-    CHECK(thrum_renderer_open(pattern, loop, 1, &error) == NULL, "--loop without --duration opens");
+    thrum_render_options loop;
+    thrum_render_options_init(&loop);
+    loop.loop = 1;
+    CHECK(thrum_renderer_open(pattern, &loop, &error) == NULL, "loop without a duration opens");
     CHECK(error && strcmp(error, "--loop renders forever; add --duration S") == 0, "message: %s", error ? error : "(none)");
+    thrum_free(error);
+    loop.rate = 0;
+    CHECK(thrum_renderer_open(pattern, &loop, &error) == NULL && thrum_last_status() == THRUM_STATUS_USAGE, "rate 0 opens");
+    CHECK(error && strcmp(error, "--rate takes a number from 0.01 to 100, not '0'") == 0, "message: %s", error ? error : "(none)");
+    thrum_free(error);
+    /* A program compiled against an older thrum.h passes a shorter struct: the fields past it are defaults. */
+    thrum_render_options older;
+    thrum_render_options_init(&older);
+    older.struct_size = offsetof(thrum_render_options, loops);
+    older.loops = 1000000; /* past struct_size: not read */
+    thrum_renderer *short_struct = thrum_renderer_open(pattern, &older, &error);
+    CHECK(short_struct && !error, "a shorter struct: %s", error ? error : "");
+    thrum_renderer_free(short_struct);
+    older.struct_size = sizeof older + 8;
+    CHECK(thrum_renderer_open(pattern, &older, &error) == NULL && thrum_last_status() == THRUM_STATUS_USAGE,
+          "a struct larger than the library knows opens");
     thrum_free(error);
     CHECK(thrum_channel_count("L+H,R+H,0", &error) == 3, "channel count");
     CHECK(thrum_channel_count("Q", &error) == -1 && error, "channel count of Q");
     thrum_free(error);
 
     thrum_diagnostics *diagnostics = NULL;
-    CHECK(thrum_check("no-such.ahap", NULL, 0, &diagnostics, &error) == THRUM_STATUS_NO_INPUT, "check of a missing file");
+    CHECK(thrum_check("no-such.ahap", NULL, &diagnostics, &error) == THRUM_STATUS_NO_INPUT, "check of a missing file");
     CHECK(diagnostics == NULL && error, "missing: no diagnostics, a message");
     thrum_free(error);
     const char *inputs[] = {"no-such.haptic"};
     snprintf(path, sizeof path, "%s/out.ahap", work);
-    CHECK(thrum_convert(inputs, 1, path, NULL, 0, NULL, &error) == THRUM_STATUS_NO_INPUT, "convert of a missing file");
+    CHECK(thrum_convert(inputs, 1, path, NULL, NULL, &error) == THRUM_STATUS_NO_INPUT, "convert of a missing file");
     CHECK(error && strcmp(error, "cannot open 'no-such.haptic': no such file (check the path)") == 0, "message: %s",
           error ? error : "(none)");
     thrum_free(error);
-    CHECK(thrum_analyze("no-such.wav", path, NULL, 0, NULL, &error) == THRUM_STATUS_NO_INPUT, "analyze of a missing file");
+    CHECK(thrum_analyze("no-such.wav", path, NULL, NULL, &error) == THRUM_STATUS_NO_INPUT, "analyze of a missing file");
     thrum_free(error);
     snprintf(path, sizeof path, "%s/out.txt", work);
     CHECK(thrum_pattern_write(pattern, path, NULL, &error) == THRUM_STATUS_USAGE && error, "write .txt");
@@ -172,26 +193,26 @@ static void test_errors(const char *work) {
     CHECK(thrum_pattern_write(pattern, path, NULL, &error) == THRUM_STATUS_IO && error, "write into a missing folder");
     thrum_free(error);
 
-    const char *device[] = {"--device", "thrum_no_such_device"};
-    CHECK(thrum_engine_open(device, 2, &error) == NULL, "a missing device opens");
+    thrum_device_options device;
+    thrum_device_options_init(&device);
+    device.device = "thrum_no_such_device";
+    CHECK(thrum_engine_open(&device, &error) == NULL, "a missing device opens");
     CHECK(starts_with(error, "cannot open ALSA device 'thrum_no_such_device'"), "message: %s", error ? error : "(none)");
     CHECK(thrum_last_status() == THRUM_STATUS_UNAVAILABLE, "last status of a missing device %d", thrum_last_status());
     thrum_free(error);
     snprintf(path, sizeof path, "%s/no-such-folder/onsets.jsonl", work);
-    const char *log_elsewhere[] = {"--device", "thrum_no_such_device", "--onset-log", path};
-    CHECK(thrum_engine_open(log_elsewhere, 4, &error) == NULL, "an onset log in a missing folder opens");
+    device.onset_log = path;
+    CHECK(thrum_engine_open(&device, &error) == NULL, "an onset log in a missing folder opens");
     CHECK(thrum_last_status() == THRUM_STATUS_CANT_CREATE && starts_with(error, "cannot create onset log '"),
           "status %d, message: %s", thrum_last_status(), error ? error : "(none)");
-    thrum_free(error);
-    const char *start_at[] = {"--start-at", "1"};
-    CHECK(thrum_engine_open(start_at, 2, &error) == NULL && thrum_last_status() == THRUM_STATUS_USAGE,
-          "--start-at is a player call (thrum_player_start_at_monotonic), not an engine option");
     thrum_free(error);
     CHECK(thrum_engine_finish(NULL, &error) == THRUM_STATUS_USAGE && error, "finish NULL");
     thrum_free(error);
     CHECK(thrum_engine_output_time(NULL, 0) == -1, "output time of NULL");
-    const char *period[] = {"--period", "3"};
-    CHECK(thrum_engine_open(period, 2, &error) == NULL, "period 3 opens");
+    thrum_device_options period;
+    thrum_device_options_init(&period);
+    period.period = 3;
+    CHECK(thrum_engine_open(&period, &error) == NULL, "period 3 opens");
     CHECK(error && strcmp(error, "--period takes a whole number from 16 to 8192, not '3'") == 0, "message: %s",
           error ? error : "(none)");
     thrum_free(error);
@@ -204,7 +225,7 @@ static void test_files(const char *work, const char *sound) {
     snprintf(bad, sizeof bad, "%s/bad.ahap", work);
     write_file(bad, "{\n  \"Version\": 1,\n  \"Pattern\": [\n    {\"Event\": {\"EventType\": \"HapticTransient\", \"Time\": \"soon\"}}\n  ]\n}\n");
     thrum_diagnostics *diagnostics = NULL;
-    CHECK(thrum_check(bad, NULL, 0, &diagnostics, &error) == 0 && diagnostics, "check bad.ahap: %s", error ? error : "");
+    CHECK(thrum_check(bad, NULL, &diagnostics, &error) == 0 && diagnostics, "check bad.ahap: %s", error ? error : "");
     CHECK(thrum_diagnostics_errors(diagnostics) >= 1, "errors %zu", thrum_diagnostics_errors(diagnostics));
     if (thrum_diagnostics_count(diagnostics) > 0) {
         CHECK(strcmp(thrum_diagnostic_file(diagnostics, 0), bad) == 0, "file %s", thrum_diagnostic_file(diagnostics, 0));
@@ -219,24 +240,66 @@ static void test_files(const char *work, const char *sound) {
     thrum_pattern *pattern = thrum_pattern_load("heartbeat", &error);
     snprintf(good, sizeof good, "%s/heartbeat-copy.ahap", work);
     CHECK(thrum_pattern_write(pattern, good, &warnings, &error) == 0, "write: %s", error ? error : "");
-    CHECK(thrum_check(good, NULL, 0, &diagnostics, &error) == 0 && thrum_diagnostics_errors(diagnostics) == 0,
+    CHECK(thrum_check(good, NULL, &diagnostics, &error) == 0 && thrum_diagnostics_errors(diagnostics) == 0,
           "the written copy has errors");
     thrum_diagnostics_free(diagnostics);
     snprintf(haptic, sizeof haptic, "%s/heartbeat.haptic", work);
     const char *inputs[] = {good};
-    CHECK(thrum_convert(inputs, 1, haptic, NULL, 0, &warnings, &error) == 0, "convert: %s", error ? error : "");
+    CHECK(thrum_convert(inputs, 1, haptic, NULL, &warnings, &error) == 0, "convert: %s", error ? error : "");
     thrum_free(warnings);
     thrum_pattern *converted = thrum_pattern_load(haptic, &error);
     CHECK(converted != NULL, "load the .haptic: %s", error ? error : "");
     thrum_pattern_free(converted);
     snprintf(analysed, sizeof analysed, "%s/analysed.ahap", work);
-    const char *options[] = {"--preset", "impacts"};
-    CHECK(thrum_analyze(sound, analysed, options, 2, &warnings, &error) == 0, "analyze: %s", error ? error : "");
+    thrum_analyze_options options;
+    thrum_analyze_options_init(&options);
+    options.preset = "impacts";
+    CHECK(thrum_analyze(sound, analysed, &options, &warnings, &error) == 0, "analyze: %s", error ? error : "");
     thrum_free(warnings);
     thrum_pattern *from_sound = thrum_pattern_load(analysed, &error);
     CHECK(from_sound && thrum_pattern_duration(from_sound) > 0.5, "analysed pattern: %s", error ? error : "");
     thrum_pattern_free(from_sound);
     thrum_pattern_free(pattern);
+}
+
+/* thrum_import: a project with a clip that has audio, a Freeform clip (no audio) and, second time, a clip
+ * whose audio is missing. */
+static void test_import(const char *work, const char *sound) {
+    char *error = NULL, *written = NULL, *warnings = NULL;
+    char project[4096], folder[4096], text[16384];
+    const char *haptic = "{\"version\": {\"major\": 1, \"minor\": 0, \"patch\": 0}, \"signals\": {\"continuous\": "
+                         "{\"envelopes\": {\"amplitude\": [{\"time\": 0, \"amplitude\": 0.5}, {\"time\": 0.2, \"amplitude\": 0}]}}}}";
+    snprintf(project, sizeof project, "%s/project.hasp", work);
+    snprintf(text, sizeof text,
+             "{\"clips\": [{\"name\": \"Boom\", \"audioAsset\": {\"path\": \"%s\", \"channels\": 1}, \"haptic\": %s},\n"
+             " {\"name\": \"Sketch\", \"audioAsset\": {\"channels\": 1}, \"haptic\": %s}]}\n",
+             sound, haptic, haptic);
+    write_file(project, text);
+    snprintf(folder, sizeof folder, "%s/imported", work);
+    CHECK(thrum_import(project, folder, NULL, &written, &warnings, &error) == 0, "import: %s", error ? error : "");
+    CHECK(written && strstr(written, "/imported/Boom.haptic\n") && strstr(written, "/imported/Boom.wav\n") &&
+              strstr(written, "/imported/Sketch.haptic\n") && !strstr(written, "Sketch.wav"),
+          "written: %s", written ? written : "(none)");
+    thrum_free(written);
+    thrum_free(warnings);
+
+    snprintf(text, sizeof text,
+             "{\"clips\": [{\"name\": \"Gone\", \"audioAsset\": {\"path\": \"gone.wav\", \"channels\": 1}, \"haptic\": %s},\n"
+             " {\"name\": \"Sketch\", \"audioAsset\": {\"channels\": 1}, \"haptic\": %s}]}\n",
+             haptic, haptic);
+    write_file(project, text);
+    thrum_import_options options;
+    thrum_import_options_init(&options);
+    options.format = "ahap";
+    snprintf(folder, sizeof folder, "%s/imported-ahap", work);
+    CHECK(thrum_import(project, folder, &options, &written, &warnings, &error) == THRUM_STATUS_NO_INPUT, "import, audio missing");
+    CHECK(error && strcmp(error, "1 clip not written: 'Gone'") == 0, "message: %s", error ? error : "(none)");
+    CHECK(warnings && strstr(warnings, "clip 'Gone': audio file 'gone.wav' not found"), "warnings: %s", warnings ? warnings : "(none)");
+    CHECK(written && strstr(written, "/imported-ahap/Sketch.ahap\n") && !strstr(written, "Gone"), "written: %s",
+          written ? written : "(none)");
+    thrum_free(error);
+    thrum_free(written);
+    thrum_free(warnings);
 }
 
 static volatile int completions = 0;
@@ -252,8 +315,15 @@ static void sleep_ms(long ms) {
 
 static void test_live(const char *device) {
     char *error = NULL;
-    const char *options[] = {"--device", device, "--channels", "L,R,H", "--sample-rate", "48000"};
-    thrum_engine *engine = thrum_engine_open(options, 6, &error);
+    thrum_engine_settings settings;
+    thrum_engine_settings_init(&settings);
+    settings.channels = "L,R,H";
+    settings.sample_rate = 48000;
+    thrum_device_options options;
+    thrum_device_options_init(&options);
+    options.device = device;
+    options.engine = &settings;
+    thrum_engine *engine = thrum_engine_open(&options, &error);
     CHECK(engine && !error, "engine_open %s: %s", device, error ? error : "");
     if (!engine) return;
     CHECK(thrum_engine_channels(engine) == 3 && thrum_engine_sample_rate(engine) == 48000, "engine setup");
@@ -306,9 +376,17 @@ static void test_timing(const char *device, const char *work) {
     snprintf(path, sizeof path, "%s/timed.ahap", work);
     write_file(path, json);
     snprintf(log_path, sizeof log_path, "%s/onsets.jsonl", work);
-    const char *options[] = {"--device", device, "--channels", "L,R,H", "--sample-rate", "48000", "--period", "1024",
-                             "--onset-log", log_path};
-    thrum_engine *engine = thrum_engine_open(options, 10, &error);
+    thrum_engine_settings settings;
+    thrum_engine_settings_init(&settings);
+    settings.channels = "L,R,H";
+    settings.sample_rate = 48000;
+    thrum_device_options options;
+    thrum_device_options_init(&options);
+    options.device = device;
+    options.period = 1024;
+    options.onset_log = log_path;
+    options.engine = &settings;
+    thrum_engine *engine = thrum_engine_open(&options, &error);
     CHECK(engine && !error, "engine_open with --onset-log: %s", error ? error : "");
     if (!engine) return;
     thrum_pattern *pattern = thrum_pattern_load(path, &error);
@@ -377,6 +455,7 @@ int main(int argc, char **argv) {
     test_render(argv[2], argv[3]);
     test_errors(argv[4]);
     test_files(argv[4], argv[2]);
+    test_import(argv[4], argv[2]);
     const char *device = getenv("THRUM_TEST_DEVICE");
     if (device && *device) {
         test_live(device);

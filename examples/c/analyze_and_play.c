@@ -20,8 +20,10 @@ int main(int argc, char **argv) {
     }
     const char *device = argc > 2 ? argv[2] : getenv("THRUM_DEVICE") ? getenv("THRUM_DEVICE") : "default";
     char *error = NULL, *warnings = NULL;
-    const char *settings[] = {"--preset", "impacts"};
-    if (thrum_analyze(argv[1], "analysed.ahap", settings, 2, &warnings, &error) != 0) {
+    thrum_analyze_options settings;
+    thrum_analyze_options_init(&settings);
+    settings.preset = "impacts";
+    if (thrum_analyze(argv[1], "analysed.ahap", &settings, &warnings, &error) != 0) {
         fprintf(stderr, "analyze_and_play: %s\n", error);
         thrum_free(error);
         return 1;
@@ -29,8 +31,14 @@ int main(int argc, char **argv) {
     if (warnings) fputs(warnings, stderr);
     thrum_free(warnings);
     thrum_pattern *pattern = thrum_pattern_load("analysed.ahap", &error);
-    const char *options[] = {"--device", device, "--channels", "L+H,R+H"};
-    thrum_engine *engine = pattern ? thrum_engine_open(options, 4, &error) : NULL;
+    thrum_engine_settings engine_settings;
+    thrum_engine_settings_init(&engine_settings);
+    engine_settings.channels = "L+H,R+H";
+    thrum_device_options options;
+    thrum_device_options_init(&options);
+    options.device = device;
+    options.engine = &engine_settings;
+    thrum_engine *engine = pattern ? thrum_engine_open(&options, &error) : NULL;
     thrum_player *player = engine ? thrum_player_new(engine, pattern, NULL, &error) : NULL;
     if (player) {
         thrum_player_set_completion(player, on_end, NULL);

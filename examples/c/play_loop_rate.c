@@ -21,8 +21,14 @@ static int fail(char *error) {
 int main(int argc, char **argv) {
     const char *device = argc > 1 ? argv[1] : getenv("THRUM_DEVICE") ? getenv("THRUM_DEVICE") : "default";
     char *error = NULL;
-    const char *options[] = {"--device", device, "--channels", "L+H,R+H"};
-    thrum_engine *engine = thrum_engine_open(options, 4, &error);
+    thrum_engine_settings settings;
+    thrum_engine_settings_init(&settings);
+    settings.channels = "L+H,R+H";
+    thrum_device_options options;
+    thrum_device_options_init(&options);
+    options.device = device;
+    options.engine = &settings;
+    thrum_engine *engine = thrum_engine_open(&options, &error);
     if (!engine) return fail(error);
     thrum_pattern *pattern = thrum_pattern_load("heartbeat", &error);
     thrum_player *player = pattern ? thrum_player_new(engine, pattern, NULL, &error) : NULL;

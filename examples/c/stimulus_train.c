@@ -29,8 +29,15 @@ int main(int argc, char **argv) {
     const int order[TRIALS] = {3, 0, 4, 1, 2, 2, 4, 0, 3, 1}; /* a fixed shuffle: the same order every run */
     const double interval = 0.4;
     char *error = NULL;
-    const char *options[] = {"--device", device, "--channels", "L+H,R+H", "--onset-log", "onsets.jsonl"};
-    thrum_engine *engine = thrum_engine_open(options, 6, &error);
+    thrum_engine_settings settings;
+    thrum_engine_settings_init(&settings);
+    settings.channels = "L+H,R+H";
+    thrum_device_options options;
+    thrum_device_options_init(&options);
+    options.device = device;
+    options.onset_log = "onsets.jsonl";
+    options.engine = &settings;
+    thrum_engine *engine = thrum_engine_open(&options, &error);
     if (!engine) {
         fprintf(stderr, "stimulus_train: %s\n", error);
         thrum_free(error);

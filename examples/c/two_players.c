@@ -18,8 +18,15 @@ static void on_end(void *context, int status, const char *message) {
 int main(int argc, char **argv) {
     const char *device = argc > 1 ? argv[1] : getenv("THRUM_DEVICE") ? getenv("THRUM_DEVICE") : "default";
     char *error = NULL;
-    const char *options[] = {"--device", device, "--channels", "L,R,H", "--sample-rate", "48000"};
-    thrum_engine *engine = thrum_engine_open(options, 6, &error);
+    thrum_engine_settings settings;
+    thrum_engine_settings_init(&settings);
+    settings.channels = "L,R,H";
+    settings.sample_rate = 48000;
+    thrum_device_options options;
+    thrum_device_options_init(&options);
+    options.device = device;
+    options.engine = &settings;
+    thrum_engine *engine = thrum_engine_open(&options, &error);
     if (!engine) {
         fprintf(stderr, "two_players: %s\n", error);
         thrum_free(error);

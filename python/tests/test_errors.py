@@ -118,9 +118,8 @@ def test_onset_log_in_a_missing_folder(tmp_path):
 
 
 def test_start_at_is_a_player_call_not_an_engine_option():
-    with pytest.raises(thrum.ThrumError) as raised:
+    with pytest.raises(TypeError, match="start_at"):
         thrum.Engine(device="thrum_no_such_device", start_at=1)
-    assert str(raised.value).startswith("unknown option '--start-at'") and raised.value.status == 64
 
 
 def test_engine_options_are_checked():
@@ -128,9 +127,8 @@ def test_engine_options_are_checked():
         thrum.Engine(device="default", period=3)
     message, status = cli_failure("play", "heartbeat", "--period", "3")
     assert (str(raised.value), raised.value.status) == (message, status)
-    with pytest.raises(thrum.ThrumError) as raised:
+    with pytest.raises(TypeError, match="watch"):
         thrum.Engine(device="default", watch=True)
-    assert str(raised.value).startswith("unknown option '--watch'")
 
 
 def test_the_cli_agrees_on_a_clean_check(tmp_path):

@@ -1,5 +1,7 @@
-"""ctypes declarations of libthrum (include/thrum.h) and the helpers that turn its status + message errors
-into ThrumError. Internal: use the names exported by the thrum package."""
+"""ctypes declarations of libthrum (include/thrum.h): its functions, its option structs (field for field as
+thrum.h declares them; python/tests/test_abi.py compares them with the header and a C compiler's layout), and
+the helpers that turn its status + message errors into ThrumError. Internal: use the names exported by the
+thrum package."""
 from __future__ import annotations
 
 import ctypes
@@ -14,6 +16,113 @@ _error = ctypes.POINTER(_owned)
 _strings = ctypes.POINTER(ctypes.c_char_p)
 
 COMPLETION = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p)
+
+
+class Options(ctypes.Structure):
+    """An option struct of thrum.h: made with what its _init function sets (struct_size, and "not given"
+    everywhere: integers -1, doubles NaN, pointers NULL, flags and counts 0); ``set`` fills fields from
+    Python values, leaving None alone."""
+
+    def __init__(self, **values: Any):
+        super().__init__()
+        for name, kind in self._fields_:
+            if name == "struct_size":
+                setattr(self, name, ctypes.sizeof(self))
+            elif kind is ctypes.c_int64:
+                setattr(self, name, -1)
+            elif kind is ctypes.c_double:
+                setattr(self, name, float("nan"))
+        self.set(**values)
+
+    def set(self, **values: Any) -> "Options":
+        """Sets each field given a value other than None: strings and paths are encoded, lists become a
+        pointer and a `NAME_count`, booleans 0 or 1."""
+        for name, value in values.items():
+            if value is None:
+                continue
+            kind = dict(self._fields_)[name]
+            if kind is ctypes.c_char_p:
+                setattr(self, name, encode(value))
+            elif kind is _strings:
+                items = [value] if isinstance(value, (str, os.PathLike)) else list(value)
+                setattr(self, name, string_array(items))
+                setattr(self, name[:-1] + "_count", len(items))
+            elif kind is ctypes.c_int:
+                setattr(self, name, int(bool(value)))
+            elif isinstance(value, Options):
+                setattr(self, name, ctypes.pointer(value))
+            else:
+                setattr(self, name, value)
+        return self
+
+
+class EngineSettings(Options):
+    """thrum_engine_settings."""
+    _fields_ = [
+        ("struct_size", ctypes.c_size_t), ("sample_rate", ctypes.c_int64), ("channels", ctypes.c_char_p),
+        ("layout", ctypes.c_char_p), ("profiles", _strings), ("profile_count", ctypes.c_size_t),
+        ("voices", ctypes.c_int64), ("resources", _strings), ("resource_count", ctypes.c_size_t),
+        ("allow_any_path", ctypes.c_int), ("max_audio_bytes", ctypes.c_int64), ("max_audio_seconds", ctypes.c_double),
+        ("max_audio_memory", ctypes.c_int64), ("haptics_from_audio", ctypes.c_int), ("preset", ctypes.c_char_p),
+    ]
+
+
+class CheckOptions(Options):
+    """thrum_check_options."""
+    _fields_ = [
+        ("struct_size", ctypes.c_size_t), ("strict", ctypes.c_int), ("engine", ctypes.POINTER(EngineSettings)),
+        ("max_pattern_bytes", ctypes.c_int64), ("max_events", ctypes.c_int64), ("max_curve_points", ctypes.c_int64),
+    ]
+
+
+class ConvertOptions(Options):
+    """thrum_convert_options."""
+    _fields_ = [
+        ("struct_size", ctypes.c_size_t), ("to", ctypes.c_char_p), ("split", ctypes.c_int),
+        ("meta_compatible", ctypes.c_int), ("resolution", ctypes.c_int64), ("strict", ctypes.c_int),
+    ]
+
+
+class AnalyzeOptions(Options):
+    """thrum_analyze_options."""
+    _fields_ = [
+        ("struct_size", ctypes.c_size_t), ("preset", ctypes.c_char_p), ("settings", ctypes.c_char_p),
+        ("clip", ctypes.c_char_p), ("breakpoints_per_second", ctypes.c_double), ("tolerance", ctypes.c_double),
+        ("attack", ctypes.c_double), ("hold", ctypes.c_double), ("release", ctypes.c_double),
+        ("sensitivity", ctypes.c_double), ("gain", ctypes.c_double), ("band_low", ctypes.c_double),
+        ("band_high", ctypes.c_double), ("no_normalize", ctypes.c_int), ("split", ctypes.c_int),
+    ]
+
+
+class ImportOptions(Options):
+    """thrum_import_options."""
+    _fields_ = [("struct_size", ctypes.c_size_t), ("format", ctypes.c_char_p), ("split", ctypes.c_int)]
+
+
+class RenderOptions(Options):
+    """thrum_render_options."""
+    _fields_ = [
+        ("struct_size", ctypes.c_size_t), ("engine", ctypes.POINTER(EngineSettings)), ("loops", ctypes.c_int64),
+        ("loop", ctypes.c_int), ("loop_end", ctypes.c_double), ("rate", ctypes.c_double), ("seek", ctypes.c_double),
+        ("duration", ctypes.c_double),
+    ]
+
+
+class DeviceOptions(Options):
+    """thrum_device_options."""
+    _fields_ = [
+        ("struct_size", ctypes.c_size_t), ("device", ctypes.c_char_p), ("period", ctypes.c_int64),
+        ("periods", ctypes.c_int64), ("onset_log", ctypes.c_char_p), ("engine", ctypes.POINTER(EngineSettings)),
+    ]
+
+
+#: Every option struct, by its name in thrum.h.
+STRUCTS = {
+    "thrum_engine_settings": EngineSettings, "thrum_check_options": CheckOptions,
+    "thrum_convert_options": ConvertOptions, "thrum_analyze_options": AnalyzeOptions,
+    "thrum_import_options": ImportOptions, "thrum_render_options": RenderOptions,
+    "thrum_device_options": DeviceOptions,
+}
 
 
 class ThrumError(Exception):
@@ -47,7 +156,7 @@ _signatures: dict[str, tuple[Any, list[Any]]] = {
     "thrum_pattern_duration": (ctypes.c_double, [_handle]),
     "thrum_pattern_write": (ctypes.c_int, [_handle, ctypes.c_char_p, _error, _error]),
     "thrum_pattern_free": (None, [_handle]),
-    "thrum_check": (ctypes.c_int, [ctypes.c_char_p, _strings, ctypes.c_size_t, ctypes.POINTER(_handle), _error]),
+    "thrum_check": (ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(CheckOptions), ctypes.POINTER(_handle), _error]),
     "thrum_diagnostics_count": (ctypes.c_size_t, [_handle]),
     "thrum_diagnostic_file": (ctypes.c_char_p, [_handle, ctypes.c_size_t]),
     "thrum_diagnostic_line": (ctypes.c_int32, [_handle, ctypes.c_size_t]),
@@ -57,14 +166,17 @@ _signatures: dict[str, tuple[Any, list[Any]]] = {
     "thrum_diagnostic_text": (ctypes.c_char_p, [_handle, ctypes.c_size_t]),
     "thrum_diagnostics_free": (None, [_handle]),
     "thrum_convert": (
-        ctypes.c_int, [_strings, ctypes.c_size_t, ctypes.c_char_p, _strings, ctypes.c_size_t, _error, _error]),
-    "thrum_analyze": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_char_p, _strings, ctypes.c_size_t, _error, _error]),
-    "thrum_renderer_open": (_handle, [_handle, _strings, ctypes.c_size_t, _error]),
+        ctypes.c_int, [_strings, ctypes.c_size_t, ctypes.c_char_p, ctypes.POINTER(ConvertOptions), _error, _error]),
+    "thrum_analyze": (
+        ctypes.c_int, [ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(AnalyzeOptions), _error, _error]),
+    "thrum_import": (
+        ctypes.c_int, [ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(ImportOptions), _error, _error, _error]),
+    "thrum_renderer_open": (_handle, [_handle, ctypes.POINTER(RenderOptions), _error]),
     "thrum_renderer_channels": (ctypes.c_int32, [_handle]),
     "thrum_renderer_sample_rate": (ctypes.c_double, [_handle]),
     "thrum_renderer_read": (ctypes.c_int64, [_handle, ctypes.c_void_p, ctypes.c_int64, _error]),
     "thrum_renderer_free": (None, [_handle]),
-    "thrum_engine_open": (_handle, [_strings, ctypes.c_size_t, _error]),
+    "thrum_engine_open": (_handle, [ctypes.POINTER(DeviceOptions), _error]),
     "thrum_engine_time": (ctypes.c_double, [_handle]),
     "thrum_engine_sample_rate": (ctypes.c_double, [_handle]),
     "thrum_engine_channels": (ctypes.c_int32, [_handle]),
@@ -123,30 +235,6 @@ def string_array(items: Sequence[str]) -> Any:
     return array
 
 
-def options(values: dict[str, Any]) -> list[str]:
-    """Keyword arguments as command-line options: ``loop_end=0.5`` → ``--loop-end 0.5``, ``strict=True`` →
-    ``--strict``; None and False are left out; a list repeats the option."""
-    result: list[str] = []
-    for key, value in values.items():
-        if value is None or value is False:
-            continue
-        option = "--" + key.replace("_", "-")
-        if value is True:
-            result.append(option)
-        elif isinstance(value, (list, tuple)):
-            for item in value:
-                result += [option, _text(item)]
-        else:
-            result += [option, _text(value)]
-    return result
-
-
-def _text(value: Any) -> str:
-    if isinstance(value, os.PathLike):
-        return os.fspath(value)
-    return str(value)
-
-
 def call(function: Callable[..., Any], *arguments: Any, failed: Callable[[Any], bool]) -> Any:
     """Calls ``function(*arguments, &error)``; raises ThrumError when ``failed(result)``."""
     error = _owned()
@@ -167,3 +255,15 @@ def call_status(function: Callable[..., Any], *arguments: Any) -> None:
 def strings_of(items: Iterable[str]) -> tuple[Any, int]:
     listed = list(items)
     return string_array(listed), len(listed)
+
+
+def engine_settings(*, sample_rate: Optional[int] = None, channels: Optional[str] = None,
+                     layout: Optional[str] = None, profile: Any = None,
+                     voices: Optional[int] = None, resources: Any = None,
+                     allow_any_path: bool = False, haptics_from_audio: bool = False,
+                     preset: Optional[str] = None) -> EngineSettings:
+    """The engine settings (thrum_engine_settings) the keywords give; None: not given."""
+    return EngineSettings(
+        sample_rate=sample_rate, channels=channels, layout=layout,
+        profiles=[profile] if isinstance(profile, str) else profile, voices=voices, resources=resources,
+        allow_any_path=allow_any_path, haptics_from_audio=haptics_from_audio, preset=preset)

@@ -19,7 +19,7 @@ final class DeviceHub: @unchecked Sendable {
     let options: CHHapticEngine.Options
     /// The actuators, one haptic bus each, and the localities they form.
     let layout: ActuatorLayout
-    let state: Locked<HubState>
+    let state: Mutex<HubState>
     /// The renderer every run of the device makes.
     let rendererConfiguration: RendererConfiguration
 
@@ -40,7 +40,7 @@ final class DeviceHub: @unchecked Sendable {
             maxPendingParameters: options.maxPendingParameters, maxNotifications: options.maxPlayers * 2,
             maxPendingCommands: options.maxPendingCommands, hapticsFromAudio: options.hapticsFromAudio,
             onsetReportCapacity: options.onsetHandler == nil ? 0 : options.maxPendingOnsets)
-        state = Locked(HubState(maxPlayers: options.maxPlayers))
+        state = Mutex(HubState(maxPlayers: options.maxPlayers))
     }
 
     deinit {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 internal import RenderCore
+internal import Synchronization
 
 // The hub's instances and the commands for them: a start takes a slot and a new generation; every batch
 // is queued for the render thread whole (room reserved first) or refused with an error, under the hub's

@@ -1,5 +1,6 @@
 import FoundationEssentials
 internal import RenderCore
+internal import Synchronization
 
 // What the render thread reports back (ended and refused instances), taken on the housekeeping thread.
 extension DeviceHub {

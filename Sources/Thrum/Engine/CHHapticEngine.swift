@@ -32,11 +32,11 @@ public final class CHHapticEngine: @unchecked Sendable {
     let hub: DeviceHub
     /// The actuators the engine's players play on (bit b = the hub's actuator b).
     let buses: UInt64
-    let state: Locked<EngineState>
+    let state: Mutex<EngineState>
     let budget: AudioResourceBudget
     /// Held while an AHAP audio file is looked up, decoded and cached (`loadFile`), apart from `state`'s
     /// lock so decoding never blocks the players.
-    let fileLoading = Lock()
+    let fileLoading = Mutex(())
 
     /// Creates an engine on the ALSA `default` device at 48 kHz.
     public convenience init() throws {
@@ -56,7 +56,7 @@ public final class CHHapticEngine: @unchecked Sendable {
         self.hub = hub
         self.buses = buses
         options = hub.options
-        state = Locked(EngineState())
+        state = Mutex(EngineState())
         budget = AudioResourceBudget(limits: hub.options.resourceLimits)
     }
 
@@ -81,13 +81,19 @@ public final class CHHapticEngine: @unchecked Sendable {
     /// Called when the engine stops by itself (device lost, idle timeout, `notifyWhenPlayersFinished`).
     public var stoppedHandler: StoppedHandler {
         get { state.withLock { $0.stoppedHandler } ?? { _ in } }
-        set { state.withLock { $0.stoppedHandler = newValue } }
+        set {
+            let handed = Handed(newValue)
+            state.withLock { $0.stoppedHandler = handed.value }
+        }
     }
 
     /// Called when the engine can run again after its device failed: restart it and rebuild players.
     public var resetHandler: ResetHandler {
         get { state.withLock { $0.resetHandler } ?? {} }
-        set { state.withLock { $0.resetHandler = newValue } }
+        set {
+            let handed = Handed(newValue)
+            state.withLock { $0.resetHandler = handed.value }
+        }
     }
 
     /// Stop after `options.idleTimeout` seconds with no player, and start again when a player starts.
@@ -314,11 +320,13 @@ public final class CHHapticEngine: @unchecked Sendable {
             guard let core = run.offlineCore else {
                 throw CHHapticError(.operationNotPermitted, "renderOffline needs an engine with output .offline")
             }
-            run.offlineRendering.lock()  // taken before the run can be stopped: `shutDown` waits for it
             return (run, core)
         }
-        core.render(into: buffer, frameCount: frameCount, channelCount: options.channelMap.channelCount)
-        run.offlineRendering.unlock()
+        // `shutDown` waits for a render under way; one that starts after it finds the run shut down.
+        try run.offlineRendering.withLock { shutDown throws(CHHapticError) in
+            if shutDown { throw CHHapticError(.engineNotRunning, "start the engine first") }
+            core.render(into: buffer, frameCount: frameCount, channelCount: options.channelMap.channelCount)
+        }
         if deliverCallbacks {
             run.onsets?.deliverOffline()
             hub.service()
@@ -328,9 +336,10 @@ public final class CHHapticEngine: @unchecked Sendable {
     /// Calls `finishedHandler` once every player has ended (at once if none is playing or the engine
     /// is stopped). Returning `.stopEngine` stops the engine (`stoppedHandler(.notifyWhenFinished)`).
     public func notifyWhenPlayersFinished(_ finishedHandler: @escaping FinishedHandler) {
+        let handed = Handed(finishedHandler)
         let now = state.withLock { state -> Bool in
             guard state.run != nil, hub.hasInstances(of: self) else { return true }
-            state.finishedHandlers.append(finishedHandler)
+            state.finishedHandlers.append(handed.value)
             return false
         }
         if now, finishedHandler(nil) == .stopEngine, isRunning { stopEngine(reason: .notifyWhenFinished) }

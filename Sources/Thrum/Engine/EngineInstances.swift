@@ -1,5 +1,6 @@
 import FoundationEssentials
 internal import RenderCore
+internal import Synchronization
 
 // The control side of player instances: the engine's side of a start (its actuators, its running state),
 // and the commands for the render thread, which its device's hub queues whole or refuses with an error

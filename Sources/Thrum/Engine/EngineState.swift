@@ -48,9 +48,9 @@ final class EngineRun: @unchecked Sendable {
     let playback: ALSAPlayback?
     /// Delivers onsets to `Options.onsetHandler`, when one is set.
     let onsets: OnsetDelivery?
-    /// Held by `renderOffline` while it renders (taken under the engine lock while the run is current), so
-    /// `shutDown` returns only when the render side is done with the run's patterns.
-    let offlineRendering = Lock()
+    /// Held by `renderOffline` while it renders, so `shutDown` returns only when the render side is done with
+    /// the run's patterns; its value says the run was shut down (a render that comes later does nothing).
+    let offlineRendering = Mutex(false)
     /// Whether the housekeeping thread should go on (`startHousekeeping`).
     let housekeeping = Atomic<Bool>(false)
     /// How many times the housekeeping thread woke up (signalled or timed out).
@@ -75,8 +75,7 @@ final class EngineRun: @unchecked Sendable {
         let stopTime = monotonicSeconds()
         playback?.close()
         onsets?.finish(drained: drain && drained, stopTime: stopTime)
-        offlineRendering.lock()  // a `renderOffline` under way ends first
-        offlineRendering.unlock()
+        offlineRendering.withLock { $0 = true }  // a `renderOffline` under way ends first
         return drained
     }
 }

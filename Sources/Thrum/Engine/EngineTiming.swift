@@ -1,6 +1,7 @@
 internal import ALSAOutput
 import FoundationEssentials
 import FoundationStandIns
+internal import Synchronization
 
 // Timing for research (Thrum additions; docs/timing.md): the engine clock against CLOCK_MONOTONIC through
 // the device's DAC time estimate, and the onsets that could not be reported.

@@ -37,7 +37,7 @@ final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState
     let engine: CHHapticEngine
     let pattern: CompiledPattern
     let playerID = HapticPatternPlayer.nextID.add(1, ordering: .relaxed).newValue
-    private let state = Locked(State())
+    private let state = Mutex(State())
     /// The last `playerID` given.
     private static let nextID = Atomic<Int>(0)
 
@@ -217,6 +217,9 @@ final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState
 
     var completionHandler: CHHapticAdvancedPatternPlayerCompletionHandler? {
         get { state.withLock { $0.completionHandler } }
-        set { state.withLock { $0.completionHandler = newValue } }
+        set {
+            let handed = Handed(newValue)
+            state.withLock { $0.completionHandler = handed.value }
+        }
     }
 }

@@ -15,7 +15,7 @@ extension CHHapticEngine {
     /// this engine plays, and applies auto-shutdown. Handlers run here, outside the engine lock.
     /// - Returns: milliseconds until auto-shutdown is due, or −1 when nothing is due without a signal.
     func serviceIdle() -> Int32 {
-        var finished: [FinishedHandler] = []
+        var finished = Handed([FinishedHandler]())
         var idle = false
         var wait: Int32 = -1
         state.withLock { state in
@@ -26,7 +26,7 @@ extension CHHapticEngine {
             }
             if state.idleSince == nil { state.idleSince = .now }
             if !state.finishedHandlers.isEmpty {
-                finished = state.finishedHandlers
+                finished = Handed(state.finishedHandlers)
                 state.finishedHandlers = []
             }
             guard state.isAutoShutdownEnabled, let since = state.idleSince else { return }
@@ -39,7 +39,7 @@ extension CHHapticEngine {
             }
         }
         var stopRequested = false
-        for handler in finished where handler(nil) == .stopEngine { stopRequested = true }
+        for handler in finished.value where handler(nil) == .stopEngine { stopRequested = true }
         if stopRequested {
             stopEngine(reason: .notifyWhenFinished)
         } else if idle {

@@ -2,6 +2,7 @@ internal import AHAPCodec
 internal import AudioResources
 import FoundationEssentials
 import FoundationStandIns
+internal import Synchronization
 internal import RenderCore
 
 /// Decodes AHAP data for `playPattern(from: Data)`.
@@ -107,19 +108,19 @@ extension CHHapticEngine {
     /// reservation even when several threads make players of it at once; they wait for each other here).
     func loadFile(_ path: String, folder: String?) throws -> SampleBuffer {
         let resolver = ResourcePathResolver(roots: options.resourceRoots, allowAnyPath: options.allowAnyResourcePath)
-        fileLoading.lock()
-        defer { fileLoading.unlock() }
-        do {
-            let file = try resolver.open(path, relativeTo: folder)
-            if let cached = state.withLock({ $0.fileCache[file.identity] }) { return cached }
-            let audio = try AudioFileLoader.load(
-                file, targetSampleRate: options.sampleRate, limits: options.resourceLimits)
-            try budget.reserve(audio, file: path)
-            let buffer = Self.buffer(for: audio)
-            state.withLock { $0.fileCache[file.identity] = buffer }
-            return buffer
-        } catch {
-            throw CHHapticError(error)
+        return try fileLoading.withLock { _ throws(CHHapticError) -> SampleBuffer in
+            do throws(AudioResourceError) {
+                let file = try resolver.open(path, relativeTo: folder)
+                if let cached = state.withLock({ $0.fileCache[file.identity] }) { return cached }
+                let audio = try AudioFileLoader.load(
+                    file, targetSampleRate: options.sampleRate, limits: options.resourceLimits)
+                try budget.reserve(audio, file: path)
+                let buffer = Self.buffer(for: audio)
+                state.withLock { $0.fileCache[file.identity] = buffer }
+                return buffer
+            } catch {
+                throw CHHapticError(error)
+            }
         }
     }
 }
