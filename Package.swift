@@ -5,8 +5,9 @@
 //   Tools/check-foundation-free.sh); ThrumModel ← AHAPCodec; ThrumModel, AudioAnalysis ← RenderCore; ThrumModel, AHAPCodec ← HapticFormats;
 //   AudioResources (libsndfile, libsamplerate, CConfinedOpen), ALSAOutput (ALSA) and AudioAnalysis stand alone; Thrum (the
 //   engine and public API) ← ThrumModel, AHAPCodec, HapticFormats, RenderCore, AudioAnalysis, AudioResources,
-//   ALSAOutput; ThrumStudio (civetweb) ← Thrum and the modules it drives; ThrumCommandLine ← Thrum, ThrumStudio and the modules
-//   it drives directly; ThrumCLI ← ThrumCommandLine. Each target declares exactly the targets it imports
+//   ALSAOutput; ThrumServices (the application layer) ← Thrum and the modules below it; the front doors stand on it:
+//   ThrumStudio (civetweb), ThrumC (libthrum; its header as the module CThrumABI) and ThrumCommandLine (← ThrumStudio,
+//   to launch it) ← ThrumServices; ThrumCLI ← ThrumCommandLine. Each target declares exactly the targets it imports
 //   (Tools/check-imports.py, run by Tools/test.sh).
 import PackageDescription
 
@@ -84,7 +85,7 @@ let package = Package(
             ],
             swiftSettings: strict),
         // Thrum Studio: the local web server (civetweb), its API, the edited document and its transport on the
-        // engine; the command line hands it the checker, renderer and analysis it shares with the commands.
+        // engine; checks, renders and analyses are the services'.
         .target(
             name: "ThrumStudio",
             dependencies: [

@@ -67,7 +67,7 @@ package struct StudioRoot: Sendable {
     /// Whether the real path `real` is the root or inside it.
     private func contains(_ real: String) -> Bool { real == path || real.hasPrefix(path == "/" ? "/" : path + "/") }
 
-    /// Pattern and sound files under the root, as the page lists them.
+    /// Pattern, project (`.hasp`) and sound files under the root, as the page lists them.
     package struct Listing {
         package var files: [(path: String, kind: String, bytes: Int)] = []
         package var truncated = false
@@ -76,7 +76,7 @@ package struct StudioRoot: Sendable {
     static let patternExtensions: Set<String> = ["ahap", "haptic", "json"]
     package static let soundExtensions: Set<String> = ["wav", "aif", "aiff", "aifc", "flac", "ogg", "oga", "caf", "au", "w64"]
 
-    /// The pattern and sound files at most `depth` folders deep, at most `limit` of them, hidden names
+    /// The pattern, project and sound files at most `depth` folders deep, at most `limit` of them, hidden names
     /// skipped, symbolic links not followed out of the root.
     package func listing(depth: Int = 6, limit: Int = 5000) -> Listing {
         var listing = Listing()
@@ -96,7 +96,9 @@ package struct StudioRoot: Sendable {
                     continue
                 }
                 let ext = PathName.fileExtension(name).lowercased()
-                let kind = Self.patternExtensions.contains(ext) ? "pattern" : Self.soundExtensions.contains(ext) ? "sound" : nil
+                let kind =
+                    Self.patternExtensions.contains(ext)
+                    ? "pattern" : ext == "hasp" ? "project" : Self.soundExtensions.contains(ext) ? "sound" : nil
                 guard let kind else { continue }
                 var status = stat()
                 let bytes = stat(real, &status) == 0 ? Int(status.st_size) : 0
