@@ -19,8 +19,10 @@ HAPTIC = {"version": {"major": 1, "minor": 0, "patch": 0},
                                                             "emphasis": {"amplitude": 0.9, "frequency": 0.7}},
                             {"time": 0.3, "amplitude": 0}],
               "frequency": [{"time": 0, "frequency": 0.2}, {"time": 0.3, "frequency": 0.8}]}}}}
-#: Meta's settings for the clip with audio (released quickly, sensitive onsets): not the general preset's.
-SETTINGS = {"offline": {"amplitude": {"envelope_release_time": 0.02}, "emphasis": {"sensitivity_percent": 90}}}
+#: Meta's settings for the clip with audio (12 dB quieter, released quickly, sensitive onsets): not the general
+#: preset's.
+SETTINGS = {"preprocessing": {"gain_db": -12},
+            "offline": {"amplitude": {"envelope_release_time": 0.02}, "emphasis": {"sensitivity_percent": 90}}}
 
 
 @pytest.fixture
