@@ -1,10 +1,7 @@
-import AHAPCodec
 import AudioAnalysis
-import AudioResources
 import FoundationEssentials
-import Glibc
 import FoundationStandIns
-import HapticFormats
+import Glibc
 import ThrumServices
 
 let analyzeCommand = Subcommand(

@@ -1,8 +1,4 @@
 import AHAPCodec
-import FoundationEssentials
-import HapticFormats
-import RenderCore
-import ThrumModel
 import ThrumServices
 
 let checkCommand = Subcommand(

@@ -1,8 +1,4 @@
 import AHAPCodec
-import FoundationEssentials
-import FoundationStandIns
-import Glibc
-import HapticFormats
 import ThrumServices
 
 let convertCommand = Subcommand(

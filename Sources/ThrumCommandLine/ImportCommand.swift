@@ -1,7 +1,3 @@
-import AHAPCodec
-import FoundationEssentials
-import FoundationStandIns
-import HapticFormats
 import ThrumServices
 
 let importCommand = Subcommand(

@@ -1,5 +1,4 @@
 import AHAPCodec
-import AudioResources
 import FoundationEssentials
 import FoundationStandIns
 import HapticFormats

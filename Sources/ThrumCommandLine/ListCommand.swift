@@ -1,7 +1,5 @@
-import AHAPCodec
 import FoundationEssentials
 import FoundationStandIns
-import ThrumModel
 import ThrumServices
 
 let listCommand = Subcommand(

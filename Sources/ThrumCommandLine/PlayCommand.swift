@@ -1,12 +1,10 @@
-import AudioResources
-import ALSAOutput
 import AHAPCodec
+import AudioResources
 @preconcurrency import Dispatch
-import Glibc
 import FoundationEssentials
 import FoundationStandIns
+import Glibc
 import HapticFormats
-import RenderCore
 import Synchronization
 import Thrum
 import ThrumServices

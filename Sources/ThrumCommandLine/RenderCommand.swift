@@ -1,7 +1,5 @@
-import AudioResources
 import FoundationEssentials
 import FoundationStandIns
-import RenderCore
 import Thrum
 import ThrumServices
 
