@@ -2,6 +2,7 @@
 #include "simcard.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,6 +109,49 @@ static int get_path(snd_config_t *node, const char *key, char **out) {
     return 0;
 }
 
+static int get_real(snd_config_t *node, const char *key, double *out) {
+    if (snd_config_get_ireal(node, out) < 0 || !isfinite(*out)) {
+        SNDERR("simcard: %s takes a number", key);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static int get_actuator(snd_config_t *node, const char *key, int *out) {
+    const char *value;
+    if (snd_config_get_string(node, &value) < 0) value = "";
+    if (strcmp(value, "none") == 0) *out = SIMCARD_ACTUATOR_NONE;
+    else if (strcmp(value, "bandpass") == 0) *out = SIMCARD_ACTUATOR_BANDPASS;
+    else if (strcmp(value, "highpass") == 0) *out = SIMCARD_ACTUATOR_HIGHPASS;
+    else {
+        SNDERR("simcard: %s takes none, bandpass or highpass", key);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* The loop's keys (simcard_loop.c). Returns 0, a negative errno, or 1 when the key is not one of them. */
+static int parse_loop_key(simcard_config_t *c, const char *id, snd_config_t *n) {
+    if (strcmp(id, "loop") == 0) return get_bool(n, id, &c->loop);
+    if (strcmp(id, "loop_id") == 0) return get_path(n, id, &c->loop_id);
+    if (strcmp(id, "input_from") == 0) return get_path(n, id, &c->input_from);
+    if (strcmp(id, "input_channels") == 0) return get_unsigned(n, id, &c->input_channels);
+    if (strcmp(id, "input_source") == 0) return get_unsigned(n, id, &c->input_source);
+    if (strcmp(id, "input_direct") == 0) return get_unsigned(n, id, &c->input_direct);
+    if (strcmp(id, "actuator") == 0) return get_actuator(n, id, &c->actuator);
+    if (strcmp(id, "actuator_f0") == 0) return get_real(n, id, &c->actuator_f0);
+    if (strcmp(id, "actuator_q") == 0) return get_real(n, id, &c->actuator_q);
+    if (strcmp(id, "input_gain") == 0) return get_real(n, id, &c->input_gain);
+    if (strcmp(id, "input_delay") == 0) return get_real(n, id, &c->input_delay);
+    if (strcmp(id, "input_noise_dbfs") == 0) return get_real(n, id, &c->input_noise_dbfs);
+    if (strcmp(id, "input_distortion2") == 0) return get_real(n, id, &c->input_distortion2);
+    if (strcmp(id, "input_distortion3") == 0) return get_real(n, id, &c->input_distortion3);
+    if (strcmp(id, "input_seed") == 0) return get_frames(n, id, &c->input_seed);
+    if (strcmp(id, "input_overrun_after") == 0) return get_frames(n, id, &c->input_overrun_after);
+    if (strcmp(id, "input_stats") == 0) return get_path(n, id, &c->input_stats_path);
+    return 1;
+}
+
 /* Keys every PCM definition may have, which ALSA itself reads. */
 static int is_generic_key(const char *id) {
     return strcmp(id, "comment") == 0 || strcmp(id, "type") == 0 || strcmp(id, "hint") == 0;
@@ -164,6 +208,11 @@ int simcard_parse_config(snd_config_t *conf, simcard_config_t *c) {
     c->periods_min = 2;
     c->periods_max = 64;
     c->resumable = 1;
+    c->actuator_f0 = 170;
+    c->actuator_q = 8;
+    c->input_gain = 1;
+    c->input_delay = 48;
+    c->input_noise_dbfs = -INFINITY;
 
     snd_config_iterator_t i, next;
     snd_config_for_each(i, next, conf) {
@@ -171,6 +220,7 @@ int simcard_parse_config(snd_config_t *conf, simcard_config_t *c) {
         const char *id;
         if (snd_config_get_id(n, &id) < 0 || is_generic_key(id)) continue;
         int err = parse_key(c, id, n);
+        if (err == 1) err = parse_loop_key(c, id, n);
         if (err == 1) {
             SNDERR("simcard: unknown field %s", id);
             err = -EINVAL;
@@ -189,6 +239,11 @@ int simcard_parse_config(snd_config_t *conf, simcard_config_t *c) {
         SNDERR("simcard: inconsistent channel, period or periods limits");
         return -EINVAL;
     }
+    if (!(c->actuator_f0 > 0) || !(c->actuator_q > 0.1) || c->input_delay < SIMCARD_MIN_DELAY) {
+        SNDERR("simcard: actuator_f0 must be positive, actuator_q above 0.1 and input_delay at least %d frames",
+               SIMCARD_MIN_DELAY);
+        return -EINVAL;
+    }
     return 0;
 }
 
@@ -196,5 +251,9 @@ void simcard_free_config(simcard_config_t *c) {
     free(c->capture_path);
     free(c->stats_path);
     free(c->timing_path);
+    free(c->input_from);
+    free(c->loop_id);
+    free(c->input_stats_path);
     c->capture_path = c->stats_path = c->timing_path = NULL;
+    c->input_from = c->loop_id = c->input_stats_path = NULL;
 }
