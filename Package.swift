@@ -52,8 +52,11 @@ let package = Package(
         .target(name: "AudioAnalysis", swiftSettings: strict),
         // Audio files: libsndfile decoding/writing, libsamplerate conversion, limits, path confinement.
         .target(name: "AudioResources", dependencies: ["CSndFile", "CSampleRate", "CConfinedOpen", "FoundationStandIns"], swiftSettings: strict),
-        // ALSA PCM output and the real-time render thread.
+        // ALSA PCM output and the real-time render thread; capture with the stream's own clock.
         .target(name: "ALSAOutput", dependencies: ["CALSA"], swiftSettings: strict),
+        // `thrum measure`: an actuator's response and latency through an ALSA loop (output → actuator → sensor →
+        // input), and the equalised profile it makes.
+        .target(name: "ActuatorMeasurement", dependencies: ["ALSAOutput", "RenderCore"], swiftSettings: strict),
         // The public Core Haptics API: re-exports Foundation, the model and the engine's option types
         // (ChannelMap, ActuatorProfile, AudioResourceLimits), adds the engine and players.
         .target(
@@ -68,7 +71,7 @@ let package = Package(
             name: "ThrumCommandLine",
             dependencies: [
                 "Thrum", "ThrumModel", "AHAPCodec", "RenderCore", "AudioAnalysis", "AudioResources", "ALSAOutput",
-                "HapticFormats", "ThrumStudio", "FoundationStandIns",
+                "HapticFormats", "ThrumStudio", "FoundationStandIns", "ActuatorMeasurement",
             ],
             swiftSettings: strict),
         // Thrum Studio: the local web server (civetweb), its API, the edited document and its transport on the
@@ -104,6 +107,9 @@ let package = Package(
         .testTarget(
             name: "AudioAnalysisTests", dependencies: ["AudioAnalysis", "ThrumTestSupport"], swiftSettings: strict),
         .testTarget(name: "ALSAOutputTests", dependencies: ["ALSAOutput", "ThrumTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "ActuatorMeasurementTests",
+            dependencies: ["ActuatorMeasurement", "ALSAOutput", "RenderCore", "ThrumTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ThrumTests", dependencies: ["Thrum", "AHAPCodec", "AudioResources", "HapticFormats", "ThrumTestSupport"],
             swiftSettings: strict),

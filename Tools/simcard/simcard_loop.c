@@ -131,20 +131,22 @@ static void set_biquad(simcard_loop_state_t *loop, const simcard_config_t *c, do
     loop->b0 = 1;
     loop->b1 = loop->b2 = loop->a1 = loop->a2 = 0;
     if (c->actuator == SIMCARD_ACTUATOR_NONE) return;
-    /* The bilinear transform of s/(Q ω0) or s²/ω0² over s²/ω0² + s/(Q ω0) + 1, pre-warped at f0. */
-    double w0 = 2 * M_PI * c->actuator_f0 / rate, alpha = sin(w0) / (2 * c->actuator_q), cw = cos(w0);
-    double a0 = 1 + alpha;
+    /* The bilinear transform of (s/Q) / (s² + s/Q + 1) (band-pass) or s² / (s² + s/Q + 1) (high-pass), s in
+       units of ω0, pre-warped at f0: the card's response at f is the analog one at f0·tan(πf/rate)/tan(πf0/rate),
+       within 0.15 % of f below 1 kHz at 48 kHz. */
+    double k = tan(M_PI * c->actuator_f0 / rate), q = c->actuator_q;
+    double norm = 1 / (1 + k / q + k * k);
     if (c->actuator == SIMCARD_ACTUATOR_BANDPASS) {
-        loop->b0 = alpha / a0;
+        loop->b0 = k / q * norm;
         loop->b1 = 0;
-        loop->b2 = -alpha / a0;
+        loop->b2 = -loop->b0;
     } else {
-        loop->b0 = (1 + cw) / 2 / a0;
-        loop->b1 = -(1 + cw) / a0;
-        loop->b2 = (1 + cw) / 2 / a0;
+        loop->b0 = norm;
+        loop->b1 = -2 * norm;
+        loop->b2 = norm;
     }
-    loop->a1 = -2 * cw / a0;
-    loop->a2 = (1 - alpha) / a0;
+    loop->a1 = 2 * (k * k - 1) * norm;
+    loop->a2 = (1 - k / q + k * k) * norm;
 }
 
 int simcard_loop_open(simcard_t *sim, const char *id) {
