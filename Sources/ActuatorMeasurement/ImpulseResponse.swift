@@ -9,13 +9,16 @@ struct ImpulseResponse {
     let rate: Double
     let samples: [Double]
     let sweep: LogSweep
+    /// Seconds of the recording after the sweep's end that the deconvolution takes (the response's tail;
+    /// the clicks come later).
+    static let tailSeconds = 0.5
 
     /// Deconvolves `recording` (lined up with the playback's frames) by the sweep `signal` played, scaled by
     /// its amplitude, so that the response is captured ÷ played.
     init(recording: [Double], signal: TestSignal) {
         rate = signal.rate
         sweep = signal.sweep
-        let tail = Int(0.6 * rate)
+        let tail = Int(Self.tailSeconds * rate)
         let length = min(signal.reference.count + tail, recording.count - signal.sweepStart)
         let size = FFT.size(atLeast: signal.reference.count + tail)
         let fft = FFT(count: size)
@@ -30,12 +33,21 @@ struct ImpulseResponse {
         var peak = 0.0
         for k in 0..<size { peak = max(peak, xRe[k] * xRe[k] + xIm[k] * xIm[k]) }
         // Inside the sweep's band the division is exact; outside it, where the sweep has no energy, the
-        // regularisation keeps noise from being amplified.
-        let low = signal.sweep.lowFrequency * 1.1
-        let high = signal.sweep.highFrequency / 1.1
+        // regularisation keeps noise from being amplified, rising smoothly (half an octave) so the response
+        // does not ring at the band's edges.
+        let low = signal.sweep.lowFrequency
+        let high = signal.sweep.highFrequency
         for k in 0..<size {
             let f = Double(min(k, size - k)) * rate / Double(size)
-            let epsilon = peak * (f >= low && f <= high ? 1e-10 : 1)
+            var outside = 1.0
+            if f >= low * 1.5 && f <= high / 1.5 {
+                outside = 0
+            } else if f > low && f < low * 1.5 {
+                outside = 0.5 + 0.5 * cos(Double.pi * log(f / low) / log(1.5))
+            } else if f > high / 1.5 && f < high {
+                outside = 0.5 + 0.5 * cos(Double.pi * log(high / f) / log(1.5))
+            }
+            let epsilon = peak * (1e-10 + outside)
             let power = xRe[k] * xRe[k] + xIm[k] * xIm[k] + epsilon
             let re = (yRe[k] * xRe[k] + yIm[k] * xIm[k]) / power
             let im = (yIm[k] * xRe[k] - yRe[k] * xIm[k]) / power
@@ -62,24 +74,25 @@ struct ImpulseResponse {
         return (values, first)
     }
 
-    /// How long after the linear response (seconds) the linear window may reach: short of the second
-    /// harmonic's response, which lies L ln 2 before it (circularly, after the end), and at most 0.3 s.
-    var linearLength: Double { min(0.3, 0.45 * sweep.rateConstant * log(2.0)) }
+    /// How long after lag 0 (seconds) the linear window reaches: 0.4 s, enough for the ring of a resonance
+    /// of Q 20 at 100 Hz to die away, and short of the recording's tail the deconvolution took.
+    static let linearLength = 0.4
 
-    /// The linear response's window (10 ms before lag 0 to `linearLength` after).
-    var linear: (samples: [Double], firstLag: Int) { window(center: 0, before: 0.01, after: linearLength) }
+    /// The linear response's window (10 ms before lag 0 to `linearLength` after). The harmonics' responses
+    /// lie at negative lags (L ln k before it), outside it.
+    var linear: (samples: [Double], firstLag: Int) { window(center: 0, before: 0.01, after: Self.linearLength) }
 
     /// The k-th harmonic's response window (k ≥ 2), as long as fits before the next one.
     func harmonic(_ k: Int) -> (samples: [Double], firstLag: Int) {
         let l = sweep.rateConstant
         let spacing = l * log(Double(k + 1) / Double(k))
-        return window(center: -l * log(Double(k)) * rate, before: 0.01, after: min(linearLength, 0.45 * spacing))
+        return window(center: -l * log(Double(k)) * rate, before: 0.01, after: min(Self.linearLength, 0.45 * spacing))
     }
 
     /// A window of the same length as the linear one where the response holds only noise (after the
     /// linear response's window), for the noise level of the response.
     var noiseWindow: (samples: [Double], firstLag: Int) {
-        window(center: (linearLength + 0.02) * rate, before: 0.01, after: linearLength)
+        window(center: (Self.linearLength + 0.05) * rate, before: 0.01, after: Self.linearLength)
     }
 
     /// The response of a window at `frequency` Hz (lags in frames: a phase of −2πf·lag/rate each).

@@ -47,6 +47,12 @@ struct LoopRecording {
     let samples: [Double]
     /// The largest magnitude the input channel recorded in the run (full scale 1).
     let peak: Double
+
+    /// The largest magnitude over `range` of the lined-up samples.
+    func peak(over range: Range<Int>) -> Double {
+        let clamped = max(range.lowerBound, 0)..<min(range.upperBound, samples.count)
+        return clamped.isEmpty ? 0 : samples[clamped].reduce(0) { max($0, abs($1)) }
+    }
     /// The input's clock rate over the output's, minus 1 (0 on one card).
     let rateDifference: Double
 }

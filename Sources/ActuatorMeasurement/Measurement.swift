@@ -136,6 +136,8 @@ package struct MeasurementResult: Sendable {
 package enum ActuatorMeasurement {
     /// The response's frequencies: 100 points, log-spaced from 20 Hz to 1 kHz.
     package static let responseFrequencies: [Double] = (0..<100).map { 20 * pow(50.0, Double($0) / 99) }
+    /// Where the sweep starts, Hz: two octaves below the response's 20 Hz, so the deconvolution's edge is far.
+    static let lowestFrequency = 5.0
     /// The highest drive, full scale 1.
     static let maxDrive = 0.7
     /// The capture peak the main run aims for (−12 dBFS).
@@ -156,12 +158,12 @@ package enum ActuatorMeasurement {
         defer { recorder.close() }
         let rate = recorder.sampleRate
         guard rate >= 8000 else { throw .usage("a measurement needs at least 8000 Hz") }
-        let top = min(1500, rate * 0.4)
+        let top = min(3000, rate * 0.4)
         let equalizer = { (f: Double) in request.profile.equalizationGain(atFrequency: f) }
         // The level: a 1 s sweep at −20 dBFS, 20 dB lower while the input clips.
         var amplitude = 0.1
         var probe = try runRetrying(recorder, TestSignal(
-            rate: rate, sweep: LogSweep(lowFrequency: 15, highFrequency: top, seconds: 1), amplitude: amplitude,
+            rate: rate, sweep: LogSweep(lowFrequency: lowestFrequency, highFrequency: top, seconds: 1), amplitude: amplitude,
             clicks: false, equalizer: equalizer), lead: request.captureLead)
         while probe.peak >= clipLevel {
             guard amplitude > 0.0011 else {
@@ -170,7 +172,7 @@ package enum ActuatorMeasurement {
             }
             amplitude /= 10
             probe = try runRetrying(recorder, TestSignal(
-                rate: rate, sweep: LogSweep(lowFrequency: 15, highFrequency: top, seconds: 1), amplitude: amplitude,
+                rate: rate, sweep: LogSweep(lowFrequency: lowestFrequency, highFrequency: top, seconds: 1), amplitude: amplitude,
                 clicks: false, equalizer: equalizer), lead: request.captureLead)
         }
         guard probe.peak > 1e-7 else {
@@ -178,9 +180,16 @@ package enum ActuatorMeasurement {
                 "nothing came back from input '\(request.input.name)' channel \(request.inputChannel); check the sensor's "
                     + "wiring and the input's gain, and that the actuator is on a haptic channel of --channels")
         }
-        amplitude = min(amplitude * targetPeak / probe.peak, maxDrive)
+        // Scaled so the sweep's peak comes back at −12 dBFS; a sweep that hardly stands out of the noise gets
+        // the highest drive.
+        let probeSignal = TestSignal(
+            rate: rate, sweep: LogSweep(lowFrequency: lowestFrequency, highFrequency: top, seconds: 1), amplitude: amplitude,
+            clicks: false)
+        let sweepPeak = probe.peak(over: probeSignal.sweepStart..<(probeSignal.sweepStart + probeSignal.reference.count))
+        let noisePeak = probe.peak(over: probeSignal.noise)
+        amplitude = sweepPeak > 3 * noisePeak ? min(amplitude * targetPeak / sweepPeak, maxDrive) : maxDrive
         var signal = TestSignal(
-            rate: rate, sweep: LogSweep(lowFrequency: 15, highFrequency: top, seconds: request.sweepSeconds),
+            rate: rate, sweep: LogSweep(lowFrequency: lowestFrequency, highFrequency: top, seconds: request.sweepSeconds),
             amplitude: amplitude, clicks: true, equalizer: equalizer)
         var recording = try runRetrying(recorder, signal, lead: request.captureLead)
         if recording.peak >= clipLevel {

@@ -36,8 +36,9 @@ struct LogSweep: Equatable {
 struct TestSignal {
     /// Seconds of silence before the sweep (the noise floor is measured in it).
     static let leadSeconds = 0.6
-    /// Seconds between the sweep's end and the first click, and after the last click.
-    static let gapSeconds = 0.4
+    /// Seconds between the sweep's end and the first click (longer than the response's tail the
+    /// deconvolution takes, `ImpulseResponse.tailSeconds`), and after the last click.
+    static let gapSeconds = 0.8
     /// Clicks in the train and the time between them, in seconds.
     static let clickCount = 24
     static let clickSpacing = 0.12

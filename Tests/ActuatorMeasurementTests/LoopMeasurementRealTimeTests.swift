@@ -147,7 +147,7 @@ struct LoopMeasurementRealTimeTests {
     @Test("a noisy input measures with a warning; an overrun is measured again")
     func noisyAndOverrun() throws {
         var noisy = SimulatedLoop(model: .bandpass, f0: 170, q: 6, gain: 0.02, delayFrames: 100)
-        noisy.noiseDBFS = -38
+        noisy.noiseDBFS = -60
         let request = try loopRequest(try SimulatedCardRun(fields: noisy.fields))
         if let failure = Self.failure(request) {
             guard case .noisy = failure else { Issue.record("noisy input: \(failure)"); return }

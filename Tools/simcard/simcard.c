@@ -155,7 +155,8 @@ void simcard_advance(simcard_t *sim, int stopping) {
             sim->overrun_injected = 1;
             next = SND_PCM_STATE_XRUN;
         }
-        if (target > sim->consumed) simcard_loop_capture(sim, target);
+        /* The samples themselves are made when they are read (sim_transfer), so that the pointer (and the
+           status timestamp ALSA takes right after it) costs no more than a playback's. */
         sim->played += target - sim->consumed;
         sim->consumed = target;
         if (next != state) {
@@ -225,6 +226,7 @@ static snd_pcm_sframes_t sim_transfer(snd_pcm_ioplug_t *io, const snd_pcm_channe
     snd_pcm_uframes_t done = 0;
     unsigned int width = (unsigned int)snd_pcm_format_physical_width(io->format);
     int capture = io->stream == SND_PCM_STREAM_CAPTURE;
+    if (capture && io->appl_ptr + size > sim->captured) simcard_loop_capture(sim, io->appl_ptr + size);
     while (done < size) {
         snd_pcm_uframes_t position = (snd_pcm_uframes_t)((io->appl_ptr + done) % io->buffer_size);
         snd_pcm_uframes_t count = size - done;

@@ -87,7 +87,7 @@ typedef struct {
     unsigned __int128 clock_rate; /* rate × (10^6 + ppm): frames per 10^15 ns */
     uint64_t start_ns, start_frame; /* the clock: consumed = start_frame + (now − start_ns) × rate */
     uint64_t consumed;           /* frames played (or captured) since prepare: the hardware pointer, unwrapped */
-    uint64_t captured;           /* frames appended to the capture file since prepare */
+    uint64_t captured;           /* playback: frames appended to the capture file; capture: frames made; since prepare */
     uint64_t played;             /* frames played (or captured) since open, across prepares */
     snd_pcm_uframes_t avail_min, boundary;
     snd_pcm_state_t state_before_suspend;

@@ -316,7 +316,8 @@ static double interpolate(const simcard_loop_state_t *loop, const float *signal,
     return sum;
 }
 
-/* Capture: samples frames consumed..target (since prepare) into the ring. */
+/* Capture: samples frames captured..target (since prepare; sampled by the card's clock already) into the
+ * ring. */
 void simcard_loop_capture(simcard_t *sim, uint64_t target) {
     simcard_loop_state_t *loop = sim->loop;
     const simcard_config_t *c = &sim->config;
@@ -336,7 +337,7 @@ void simcard_loop_capture(simcard_t *sim, uint64_t target) {
     }
     pthread_mutex_unlock(&registry.lock);
     unsigned int sample_bytes = (unsigned int)snd_pcm_format_physical_width(sim->io.format) / 8;
-    for (uint64_t m = sim->consumed; m < target; m++) {
+    for (uint64_t m = sim->captured; m < target; m++) {
         double modelled = 0, direct = 0;
         if (source_rate > 0) {
             uint64_t at = simcard_time_of(sim, m);
@@ -350,6 +351,7 @@ void simcard_loop_capture(simcard_t *sim, uint64_t target) {
             simcard_write_sample(frame + ch * sample_bytes, sim->io.format, ch == 0 ? modelled : ch == 1 ? direct : 0);
         }
     }
+    if (target > sim->captured) sim->captured = target;
 }
 
 void simcard_loop_write_stats(const simcard_t *sim) {
