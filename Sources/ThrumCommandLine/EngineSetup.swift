@@ -74,6 +74,9 @@ enum EngineArguments {
         .hapticsFromAudio, help: "also derive haptics from the audio played, live (see 'thrum analyze')")
     static let preset = OptionSpec.value(
         .preset, placeholder: "NAME", values: .preset, help: "with --haptics-from-audio: general (default), ui, impacts, footsteps or music")
+    static let hapticOffset = OptionSpec.value(
+        .hapticOffset, placeholder: "MS",
+        help: "haptic channels leave this many ms after the audio (negative: before it), −1000…1000; default: each profile's measured latency")
     static let voices = OptionSpec.value(
         .voices, placeholder: "N", help: "voices sounding at once, 1 to 1024 (default 64); more events are dropped")
     /// The audio file limits (docs/decisions.md "Audio events").
@@ -86,7 +89,7 @@ enum EngineArguments {
     /// The options that pick audio files and the actuator (also taken by `plot`, which renders).
     static let resourceOptions = [ActuatorArguments.profile, resources, allowAnyPath] + audioLimits
     static let options =
-        [sampleRate, channels, ActuatorArguments.layout, voices] + resourceOptions + [hapticsFromAudio, preset]
+        [sampleRate, channels, ActuatorArguments.layout, voices] + resourceOptions + [hapticsFromAudio, preset, hapticOffset]
 
     /// Extensions of sound files a PATTERN argument may name: the sound plays as one AudioCustom event.
     static let soundExtensions: Set<String> = ["wav", "aif", "aiff", "aifc", "flac", "ogg", "oga", "caf", "au", "w64"]
@@ -112,6 +115,7 @@ enum EngineArguments {
         options.channelMap = try ActuatorArguments.channelMap(arguments, default: defaultChannels)
         try ActuatorArguments.applyProfiles(arguments, to: &options)
         options.maxVoices = try arguments.int(.voices, in: CHHapticEngine.Options.voiceCounts) ?? options.maxVoices
+        options.hapticOffset = try arguments.double(.hapticOffset, in: -1000...1000).map { $0 / 1000 }
         var limits = AudioResourceLimits()
         limits.maxFileBytes = try arguments.int(.maxAudioBytes, in: 1...Int(Int32.max)) ?? limits.maxFileBytes
         limits.maxDurationSeconds = try arguments.double(.maxAudioSeconds, in: 0.001...86_400) ?? limits.maxDurationSeconds
