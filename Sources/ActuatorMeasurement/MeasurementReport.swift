@@ -63,10 +63,12 @@ extension MeasurementResult {
         }
         let weakest = actuator.min() ?? 0
         profile.equalization = zip(frequencies, actuator).map { f, level in
-            EqualizationPoint(hz: f, gainDB: max(weakest - level, -40))
+            EqualizationPoint(hz: (f * 100).rounded() / 100, gainDB: (max(weakest - level, -40) * 1000).rounded() / 1000)
         }
+        let microseconds = { (seconds: Double) in (max(seconds, 0) * 1e6).rounded() / 1e6 }
         profile.latency = ActuatorLatency(
-            loopSeconds: latency.median, deviceSeconds: latency.device, actuatorSeconds: latency.actuator)
+            loopSeconds: microseconds(latency.median), deviceSeconds: microseconds(latency.device),
+            actuatorSeconds: microseconds(latency.actuator))
         return profile
     }
 
