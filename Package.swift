@@ -109,7 +109,8 @@ let package = Package(
         .testTarget(name: "ALSAOutputTests", dependencies: ["ALSAOutput", "ThrumTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ActuatorMeasurementTests",
-            dependencies: ["ActuatorMeasurement", "ALSAOutput", "RenderCore", "ThrumTestSupport"], swiftSettings: strict),
+            dependencies: ["ActuatorMeasurement", "ALSAOutput", "RenderCore", "Thrum", "ThrumTestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "ThrumTests", dependencies: ["Thrum", "AHAPCodec", "AudioResources", "HapticFormats", "ThrumTestSupport"],
             swiftSettings: strict),
