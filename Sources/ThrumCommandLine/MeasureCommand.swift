@@ -11,7 +11,7 @@ import Thrum
 let measureCommand = Subcommand(
     spec: CommandSpec(
         name: "measure",
-        summary: "Measure an actuator through an input: latency, response, resonance, distortion; write an equalised profile.",
+        summary: "Measure an actuator through a sensor on an input: latency, response, resonance; write a profile.",
         positionalUsage: "", minPositionals: 0, maxPositionals: 0,
         options: [
             .value(.device, short: "d", placeholder: "NAME", values: .device, help: "ALSA playback device driving the actuator (default: default)"),
