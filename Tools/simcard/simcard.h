@@ -120,6 +120,8 @@ void simcard_write_sample(unsigned char *p, snd_pcm_format_t format, double valu
 
 /* Parses the plugin's configuration block. Returns 0 or a negative errno (after SNDERR naming the key). */
 int simcard_parse_config(snd_config_t *conf, simcard_config_t *config);
+/* Sets the ioplug constraints (access, formats, channels, rates, period sizes and counts) of a stream. */
+int simcard_set_constraints(simcard_t *sim);
 /* Frees the strings held by a configuration. */
 void simcard_free_config(simcard_config_t *config);
 

@@ -1,4 +1,4 @@
-/* simcard: reading the configuration block (see simcard.h and README.md). */
+/* simcard: reading the configuration block, and the stream constraints it sets (see simcard.h and README.md). */
 #include "simcard.h"
 
 #include <errno.h>
@@ -257,3 +257,75 @@ void simcard_free_config(simcard_config_t *c) {
     c->capture_path = c->stats_path = c->timing_path = NULL;
     c->input_from = c->loop_id = c->input_stats_path = NULL;
 }
+
+/* The hardware constraints of a stream from its card's configuration (called at open). */
+static int compare_unsigned(const void *a, const void *b) {
+    unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Period sizes become constraints on period bytes (all ioplug offers): a list of the byte sizes that
+ * some accepted frame size turns into an allowed period, or a plain range when there is no step. */
+static int set_period_constraints(simcard_t *sim) {
+    const simcard_config_t *c = &sim->config;
+    unsigned int sizes[SIMCARD_MAX_LIST * 8], size_count = 0, min_bytes = ~0u, max_bytes = 0;
+    int own_inputs = sim->io.stream == SND_PCM_STREAM_CAPTURE && c->input_channels;
+    unsigned int lowest = own_inputs ? c->input_channels : c->channels_min;
+    unsigned int highest = own_inputs ? c->input_channels : c->channels_max;
+    for (unsigned int f = 0; f < c->format_count; f++) {
+        unsigned int width = (unsigned int)snd_pcm_format_physical_width((snd_pcm_format_t)c->formats[f]) / 8;
+        for (unsigned int ch = lowest; ch <= highest && size_count < SIMCARD_MAX_LIST * 8; ch++) {
+            sizes[size_count++] = width * ch;
+            if (width * ch < min_bytes) min_bytes = width * ch;
+            if (width * ch > max_bytes) max_bytes = width * ch;
+        }
+    }
+    int err;
+    if (c->period_step == 1 && c->period_bytes_step == 0) {
+        err = snd_pcm_ioplug_set_param_minmax(&sim->io, SND_PCM_IOPLUG_HW_PERIOD_BYTES, c->period_min * min_bytes,
+                                              c->period_max * max_bytes);
+    } else {
+        unsigned int capacity = size_count * (c->period_max / c->period_step + 1), count = 0;
+        unsigned int *list = malloc(capacity * sizeof *list);
+        if (!list) return -ENOMEM;
+        for (unsigned int s = 0; s < size_count; s++) {
+            for (unsigned int p = (c->period_min + c->period_step - 1) / c->period_step * c->period_step;
+                 p <= c->period_max; p += c->period_step) {
+                unsigned int bytes = p * sizes[s];
+                if (!c->period_bytes_step || bytes % c->period_bytes_step == 0) list[count++] = bytes;
+            }
+        }
+        qsort(list, count, sizeof *list, compare_unsigned);
+        unsigned int unique = 0;
+        for (unsigned int i = 0; i < count; i++) {
+            if (unique == 0 || list[unique - 1] != list[i]) list[unique++] = list[i];
+        }
+        err = unique ? snd_pcm_ioplug_set_param_list(&sim->io, SND_PCM_IOPLUG_HW_PERIOD_BYTES, unique, list) : -EINVAL;
+        free(list);
+    }
+    if (err < 0) return err;
+    err = snd_pcm_ioplug_set_param_minmax(&sim->io, SND_PCM_IOPLUG_HW_PERIODS, c->periods_min, c->periods_max);
+    if (err < 0) return err;
+    return snd_pcm_ioplug_set_param_minmax(&sim->io, SND_PCM_IOPLUG_HW_BUFFER_BYTES,
+                                           c->period_min * c->periods_min * min_bytes,
+                                           c->period_max * c->periods_max * max_bytes);
+}
+
+int simcard_set_constraints(simcard_t *sim) {
+    const simcard_config_t *c = &sim->config;
+    int err = snd_pcm_ioplug_set_param_list(&sim->io, SND_PCM_IOPLUG_HW_ACCESS, c->access_count, c->accesses);
+    if (err >= 0) err = snd_pcm_ioplug_set_param_list(&sim->io, SND_PCM_IOPLUG_HW_FORMAT, c->format_count, c->formats);
+    if (err >= 0 && sim->io.stream == SND_PCM_STREAM_CAPTURE && c->input_channels) {
+        err = snd_pcm_ioplug_set_param_minmax(&sim->io, SND_PCM_IOPLUG_HW_CHANNELS, c->input_channels, c->input_channels);
+    } else if (err >= 0) {
+        err = snd_pcm_ioplug_set_param_minmax(&sim->io, SND_PCM_IOPLUG_HW_CHANNELS, c->channels_min, c->channels_max);
+    }
+    if (err >= 0) {
+        err = c->rate_count
+            ? snd_pcm_ioplug_set_param_list(&sim->io, SND_PCM_IOPLUG_HW_RATE, c->rate_count, c->rates)
+            : snd_pcm_ioplug_set_param_minmax(&sim->io, SND_PCM_IOPLUG_HW_RATE, c->rate_min, c->rate_max);
+    }
+    if (err >= 0) err = set_period_constraints(sim);
+    return err;
+}
+
