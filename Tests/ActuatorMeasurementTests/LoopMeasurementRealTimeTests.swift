@@ -8,6 +8,8 @@ import ThrumTestSupport
 
 /// `thrum measure`'s analysis on simulated loops whose actuator, delay and noise the tests choose at random
 /// (seeded), never tuned to: the simulated card (Tools/simcard) knows the true answer.
+private func format(_ value: Double) -> String { String(format: "%+.3f", value) }
+
 @Suite("Measuring simulated loops", .serialized)
 struct LoopMeasurementRealTimeTests {
     /// Ten frequencies, log-spaced over the response's range, where the magnitude is checked.
@@ -17,15 +19,21 @@ struct LoopMeasurementRealTimeTests {
         #expect(abs(result.resonance / loop.f0 - 1) <= 0.02, "f0 \(result.resonance) Hz, true \(loop.f0) Hz (\(loop))")
         #expect(abs(result.q / loop.q - 1) <= 0.15, "Q \(result.q), true \(loop.q) (\(loop))")
         #expect(result.model.rawValue == loop.model.rawValue)
+        var worst = 0.0
         for frequency in checkedFrequencies {
             let measured = result.interpolatedMagnitudeDB(at: frequency)
             let truth = loop.cardMagnitudeDB(at: frequency)
+            worst = max(worst, abs(measured - truth))
             #expect(abs(measured - truth) <= 1, "\(frequency) Hz: \(measured) dB, true \(truth) dB (\(loop))")
         }
         let delay = loop.delayFrames / Double(loop.rate)
         #expect(abs(result.latency.device - delay) <= 0.000_05, "device \(result.latency.device * 1e3) ms, true \(delay * 1e3) ms")
         let total = delay + loop.cardGroupDelay(at: result.latency.atFrequency)
         #expect(abs(result.latency.median - total) <= 0.000_05, "median \(result.latency.median * 1e3) ms, true \(total * 1e3) ms")
+        print(
+            "figures: \(loop): f0 \(format(100 * (result.resonance / loop.f0 - 1))) %, Q \(format(100 * (result.q / loop.q - 1))) %, "
+                + "magnitude within \(format(worst)) dB, device \(format((result.latency.device - delay) * 1e6)) µs, "
+                + "median \(format((result.latency.median - total) * 1e6)) µs, jitter \(format(result.latency.jitter * 1e6)) µs")
     }
 
     @Test("recovers f0, Q, the magnitude and the loop delay of random band-pass and high-pass loops")
