@@ -55,8 +55,11 @@ let package = Package(
         .target(name: "AudioAnalysis", swiftSettings: strict),
         // Audio files: libsndfile decoding/writing, libsamplerate conversion, limits, path confinement.
         .target(name: "AudioResources", dependencies: ["CSndFile", "CSampleRate", "CConfinedOpen", "FoundationStandIns"], swiftSettings: strict),
-        // ALSA PCM output and the real-time render thread.
+        // ALSA PCM output and the real-time render thread; capture with the stream's own clock.
         .target(name: "ALSAOutput", dependencies: ["CALSA"], swiftSettings: strict),
+        // `thrum measure`: an actuator's response and latency through an ALSA loop (output → actuator → sensor →
+        // input), and the equalised profile it makes.
+        .target(name: "ActuatorMeasurement", dependencies: ["ALSAOutput", "RenderCore"], swiftSettings: strict),
         // The public Core Haptics API: re-exports Foundation, the model and the engine's option types
         // (ChannelMap, ActuatorProfile, AudioResourceLimits), adds the engine and players.
         .target(
@@ -73,7 +76,7 @@ let package = Package(
             name: "ThrumServices",
             dependencies: [
                 "Thrum", "ThrumModel", "AHAPCodec", "HapticFormats", "RenderCore", "AudioAnalysis", "AudioResources",
-                "ALSAOutput", "FoundationStandIns",
+                "ALSAOutput", "ActuatorMeasurement", "FoundationStandIns",
             ],
             swiftSettings: strict),
         // Command-line commands and the in-house argument parser (a library so tests can drive it).
@@ -81,7 +84,7 @@ let package = Package(
             name: "ThrumCommandLine",
             dependencies: [
                 "Thrum", "ThrumModel", "AHAPCodec", "RenderCore", "AudioAnalysis", "AudioResources", "ALSAOutput",
-                "HapticFormats", "ThrumStudio", "ThrumServices", "FoundationStandIns",
+                "HapticFormats", "ThrumStudio", "ThrumServices", "FoundationStandIns", "ActuatorMeasurement",
             ],
             swiftSettings: strict),
         // Thrum Studio: the local web server (civetweb), its API, the edited document and its transport on the
@@ -118,6 +121,10 @@ let package = Package(
         .testTarget(
             name: "AudioAnalysisTests", dependencies: ["AudioAnalysis", "ThrumTestSupport"], swiftSettings: strict),
         .testTarget(name: "ALSAOutputTests", dependencies: ["ALSAOutput", "ThrumTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "ActuatorMeasurementTests",
+            dependencies: ["ActuatorMeasurement", "ALSAOutput", "RenderCore", "Thrum", "ThrumTestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "ThrumTests", dependencies: ["Thrum", "AHAPCodec", "AudioResources", "HapticFormats", "ThrumTestSupport"],
             swiftSettings: strict),

@@ -17,7 +17,15 @@ package enum ALSADeviceSource: Sendable, Hashable {
     }
 }
 
-/// Everything needed to open and configure an ALSA playback PCM.
+/// Which way a PCM's samples flow.
+package enum ALSAStreamDirection: Sendable, Hashable {
+    /// To the device (a DAC): ``ALSAPlayback``.
+    case playback
+    /// From the device (an ADC): ``ALSACapture``.
+    case capture
+}
+
+/// Everything needed to open and configure an ALSA PCM (playback unless ``direction`` says capture).
 ///
 /// Units: rates in Hz, sizes in frames (one frame = one sample per channel).
 /// - Important: Thread safety: a value type; any thread.
@@ -48,6 +56,8 @@ package struct ALSADeviceConfiguration: Sendable, Hashable {
     /// When true, `start` calls `mlockall(MCL_CURRENT)` (best effort) so already-mapped pages never fault.
     /// `MCL_FUTURE` is deliberately not used: under `RLIMIT_MEMLOCK` it makes later allocations fail.
     package var lockMemory: Bool
+    /// Playback (the default) or capture; ``ALSACapture`` sets it.
+    package var direction: ALSAStreamDirection = .playback
 
     /// Creates a configuration.
     /// - Parameters:

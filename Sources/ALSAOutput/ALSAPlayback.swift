@@ -165,6 +165,7 @@ package final class ALSAPlayback: Sendable {
     ///   - holdingOutput: when true, the thread waits before rendering its first period until
     ///     ``releaseOutput()`` (or `stop`), so whatever the caller sets up on the source in between lands on
     ///     the stream's very first frame. Nothing is written meanwhile, so the device cannot underrun.
+    ///   - clockLog: nil, or a log that keeps every DAC clock reading of this start (a measurement's timing).
     ///   - onFailure: called once if the device fails while playing, on a separate normal-priority thread
     ///     spawned for it after the playback thread has left its loop. It may call ``stop(drain:)``,
     ///     ``close()`` or `start` again.
@@ -173,11 +174,13 @@ package final class ALSAPlayback: Sendable {
     package func start(
         source: sending some ALSARenderSource,
         holdingOutput: Bool = false,
+        clockLog: StreamClockLog? = nil,
         onFailure: (@Sendable (ALSAError) -> Void)? = nil
     ) throws(ALSAError) {
         let box = SourceBox(source)
         try control.withLock { (state: inout ControlState) throws(ALSAError) -> Void in
-            try startLocked(&state, source: box.take(), holdingOutput: holdingOutput, onFailure: onFailure)
+            try startLocked(
+                &state, source: box.take(), holdingOutput: holdingOutput, clockLog: clockLog, onFailure: onFailure)
         }
     }
 
@@ -190,7 +193,7 @@ package final class ALSAPlayback: Sendable {
     }
 
     private func startLocked(
-        _ state: inout ControlState, source: any ALSARenderSource, holdingOutput: Bool,
+        _ state: inout ControlState, source: any ALSARenderSource, holdingOutput: Bool, clockLog: StreamClockLog?,
         onFailure: (@Sendable (ALSAError) -> Void)?
     ) throws(ALSAError) {
         guard let device = state.device else {
@@ -207,7 +210,7 @@ package final class ALSAPlayback: Sendable {
         state.lastError = nil
 
         let worker = try PlaybackWorker(
-            device: device, source: source, shared: shared, onFailure: onFailure)
+            device: device, source: source, shared: shared, clockLog: clockLog, onFailure: onFailure)
 
         var warnings: [String] = []
         if state.lockMemory && mlockall(MCL_CURRENT) != 0 {

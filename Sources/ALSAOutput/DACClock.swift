@@ -204,6 +204,7 @@ extension PlaybackWorker {
         let seconds = abs(stamped - now) < 1 ? stamped : now
         let written = Int64(bitPattern: shared.framesWritten.load(ordering: .relaxed))
         guard delay >= 0, delay <= written else { return }
+        clockLog?.append(frame: UInt64(written - delay), seconds: seconds)
         dacClock.publish(dacFit.add(frame: UInt64(written - delay), seconds: seconds))
     }
 }

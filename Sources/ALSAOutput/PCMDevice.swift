@@ -1,7 +1,7 @@
 import CALSA
 import Glibc
 
-/// An open, configured playback PCM plus the private configuration tree it was opened from (if any).
+/// An open, configured PCM (playback, or capture for ``ALSACapture``) plus the private configuration tree it was opened from (if any).
 ///
 /// Not thread-safe: owned by ``ALSAPlayback``, used by the control side under its mutex, or by the
 /// playback thread while it runs (never both at once: the control side joins the thread first).
@@ -19,7 +19,7 @@ final class PCMDevice {
         let pcm: OpaquePointer
         let config: OpaquePointer?
         do {
-            (pcm, config) = try Self.open(configuration.source, name: name)
+            (pcm, config) = try Self.open(configuration.source, name: name, direction: configuration.direction)
         } catch {
             throw error.naming(serverBehind: configuration.source)
         }
@@ -35,19 +35,22 @@ final class PCMDevice {
         self.privateConfig = config
     }
 
-    /// Opens `source` for playback, non-blocking. Returns the PCM and the private configuration tree it
-    /// was opened from (which must outlive it), if any.
-    static func open(_ source: ALSADeviceSource, name: String) throws(ALSAError) -> (OpaquePointer, OpaquePointer?) {
+    /// Opens `source` for playback (or capture), non-blocking. Returns the PCM and the private configuration
+    /// tree it was opened from (which must outlive it), if any.
+    static func open(
+        _ source: ALSADeviceSource, name: String, direction: ALSAStreamDirection = .playback
+    ) throws(ALSAError) -> (OpaquePointer, OpaquePointer?) {
         var pcm: OpaquePointer?
         var config: OpaquePointer?
         let mode = Int32(SND_PCM_NONBLOCK)
+        let stream = direction == .playback ? SND_PCM_STREAM_PLAYBACK : SND_PCM_STREAM_CAPTURE
         switch source {
         case .named(let device):
-            let err = snd_pcm_open(&pcm, device, SND_PCM_STREAM_PLAYBACK, mode)
+            let err = snd_pcm_open(&pcm, device, stream, mode)
             if err < 0 { throw .open(device: name, code: err) }
         case .configuration(let text, let pcmName):
             config = try Self.loadConfiguration(text: text, name: pcmName)
-            let err = snd_pcm_open_lconf(&pcm, pcmName, SND_PCM_STREAM_PLAYBACK, mode, config)
+            let err = snd_pcm_open_lconf(&pcm, pcmName, stream, mode, config)
             if err < 0 {
                 snd_config_delete(config)
                 throw .open(device: name, code: err)
@@ -182,16 +185,19 @@ final class PCMDevice {
         _ = snd_pcm_hw_params_get_buffer_size(hw, &actualBuffer)
         dir = 0
         _ = snd_pcm_hw_params_get_rate(hw, &actualRate, &dir)
-        try setSoftwareParameters(pcm: pcm, name: name, period: actualPeriod, buffer: actualBuffer)
+        try setSoftwareParameters(
+            pcm: pcm, name: name, period: actualPeriod, buffer: actualBuffer, direction: c.direction)
         return ALSAStreamSetup(
             format: format, access: access, sampleRate: Int(actualRate), deviceChannels: deviceChannels,
             sourceChannels: c.channels, periodFrames: Int(actualPeriod), bufferFrames: Int(actualBuffer))
     }
 
     /// Start once the buffer holds whole periods only (a buffer that is not a multiple of the period would
-    /// otherwise never reach the threshold); wake when a period of space is free.
+    /// otherwise never reach the threshold); wake when a period of space is free. A capture stream starts
+    /// only when asked (`snd_pcm_start`) and wakes when a period can be read.
     private static func setSoftwareParameters(
-        pcm: OpaquePointer, name: String, period: snd_pcm_uframes_t, buffer: snd_pcm_uframes_t
+        pcm: OpaquePointer, name: String, period: snd_pcm_uframes_t, buffer: snd_pcm_uframes_t,
+        direction: ALSAStreamDirection
     ) throws(ALSAError) {
         var swOptional: OpaquePointer?
         let err = snd_pcm_sw_params_malloc(&swOptional)
@@ -203,7 +209,7 @@ final class PCMDevice {
             if err < 0 { throw ALSAError(code: err, operation: .configureSoftware, device: name, detail: what) }
         }
         try check(snd_pcm_sw_params_current(pcm, sw), "current software parameters")
-        let startThreshold = max(period, buffer - buffer % max(period, 1))
+        let startThreshold = direction == .capture ? buffer * 2 : max(period, buffer - buffer % max(period, 1))
         try check(snd_pcm_sw_params_set_start_threshold(pcm, sw, startThreshold), "start threshold")
         try check(snd_pcm_sw_params_set_avail_min(pcm, sw, period), "avail_min")
         // Status timestamps on CLOCK_MONOTONIC, for the DAC clock (a device that refuses keeps its own; the

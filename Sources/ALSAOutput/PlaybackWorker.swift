@@ -89,11 +89,14 @@ final class PlaybackWorker: @unchecked Sendable {
     /// The DAC clock's readings and fit, and where the fit is published (`shared.dacClock`, held directly).
     let dacFit: DACClockFit
     let dacClock: DACClockPublication
+    /// Every clock reading of this start, when a measurement asked for them.
+    let clockLog: StreamClockLog?
 
     init(
-        device: PCMDevice, source: any ALSARenderSource, shared: PlaybackShared,
+        device: PCMDevice, source: any ALSARenderSource, shared: PlaybackShared, clockLog: StreamClockLog? = nil,
         onFailure: (@Sendable (ALSAError) -> Void)?
     ) throws(ALSAError) {
+        self.clockLog = clockLog
         let setup = device.setup
         let fd = thrum_eventfd_create()
         guard fd >= 0 else {

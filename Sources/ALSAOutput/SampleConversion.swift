@@ -79,3 +79,48 @@ func silenceChannel(_ format: ALSASampleFormat, frames: Int, destination: Unsafe
 private func store32(_ value: UInt32, _ destination: UnsafeMutableRawPointer, bigEndian: Bool) {
     destination.storeBytes(of: bigEndian ? value.bigEndian : value.littleEndian, as: UInt32.self)
 }
+
+/// Converts `frames` samples of one channel from the device format into floats (−1…1), the inverse of
+/// `convertChannel`: an integer k of `bits` bits becomes k / 2^(bits−1).
+/// - Parameters:
+///   - source: the first sample in the device format; the next one is `sourceStride` bytes further.
+///   - destination: where the first float goes; the next one is `destinationStride` floats further.
+/// - Important: Real-time safe.
+func readChannel(
+    _ format: ALSASampleFormat, frames: Int, source: UnsafeRawPointer, sourceStride: Int,
+    destination: UnsafeMutablePointer<Float>, destinationStride: Int
+) {
+    let big = format.isBigEndian
+    switch format {
+    case .float32LE, .float32BE:
+        for i in 0..<frames {
+            let raw = source.loadUnaligned(fromByteOffset: i * sourceStride, as: UInt32.self)
+            destination[i * destinationStride] = Float(bitPattern: big ? UInt32(bigEndian: raw) : UInt32(littleEndian: raw))
+        }
+    case .s32LE, .s32BE, .s24LE, .s24BE:
+        let bits = format.integerBits ?? 32
+        let scale = 1 / Double(Int64(1) << (bits - 1))
+        for i in 0..<frames {
+            let raw = source.loadUnaligned(fromByteOffset: i * sourceStride, as: UInt32.self)
+            var value = Int32(bitPattern: big ? UInt32(bigEndian: raw) : UInt32(littleEndian: raw))
+            if bits == 24 { value = (value << 8) >> 8 }  // sign-extend the low three bytes
+            destination[i * destinationStride] = Float(Double(value) * scale)
+        }
+    case .s24x3LE, .s24x3BE:
+        for i in 0..<frames {
+            let bytes = source + i * sourceStride
+            let b0 = UInt32(bytes.load(as: UInt8.self))
+            let b1 = UInt32(bytes.load(fromByteOffset: 1, as: UInt8.self))
+            let b2 = UInt32(bytes.load(fromByteOffset: 2, as: UInt8.self))
+            let word = big ? (b0 << 16 | b1 << 8 | b2) : (b2 << 16 | b1 << 8 | b0)
+            let value = Int32(bitPattern: word << 8) >> 8
+            destination[i * destinationStride] = Float(Double(value) / 8_388_608)
+        }
+    case .s16LE, .s16BE:
+        for i in 0..<frames {
+            let raw = source.loadUnaligned(fromByteOffset: i * sourceStride, as: UInt16.self)
+            let value = Int16(bitPattern: big ? UInt16(bigEndian: raw) : UInt16(littleEndian: raw))
+            destination[i * destinationStride] = Float(value) / 32_768
+        }
+    }
+}

@@ -38,6 +38,7 @@ struct PatternView: BitwiseCopyable, @unchecked Sendable {
 
     /// Frees the storage `init` allocated (the owning `CompiledPattern`'s `deinit`).
     func deallocate() {
+        for profile in profiles { profile.equalizer.map { UnsafeMutablePointer(mutating: $0).deallocate() } }
         UnsafeMutableBufferPointer(mutating: events).deallocate()
         UnsafeMutableBufferPointer(mutating: controls).deallocate()
         UnsafeMutableBufferPointer(mutating: buffers).deallocate()
@@ -69,6 +70,10 @@ struct VoiceProfile: BitwiseCopyable {
     let gain: Double
     /// Length of a transient burst in frames.
     let transientFrames: Int
+    /// The profile's equalisation as linear gains at `equalizerSteps` + 1 evenly spaced sharpness values
+    /// (allocated here, freed by `PatternView.deallocate`), or nil for a profile without one.
+    let equalizer: UnsafePointer<Float>?
+    static let equalizerSteps = 256
 
     init(_ profile: ActuatorProfile, sampleRate: Double) {
         lowFrequency = profile.lowFrequency
@@ -76,10 +81,30 @@ struct VoiceProfile: BitwiseCopyable {
         law = profile.law
         gain = profile.gain
         transientFrames = CompiledPattern.transientFrames(profile, sampleRate: sampleRate)
+        if profile.equalization.isEmpty {
+            equalizer = nil
+        } else {
+            let table = UnsafeMutablePointer<Float>.allocate(capacity: Self.equalizerSteps + 1)
+            for step in 0...Self.equalizerSteps {
+                let frequency = profile.frequency(sharpness: Double(step) / Double(Self.equalizerSteps))
+                table[step] = Float(profile.equalizationGain(atFrequency: frequency))
+            }
+            equalizer = UnsafePointer(table)
+        }
     }
 
     /// Drive frequency in Hz for sharpness `s` (clamped to 0…1), as `ActuatorProfile.frequency(sharpness:)`.
     func frequency(sharpness s: Double) -> Double {
         lowFrequency + min(max(s, 0), 1) * (highFrequency - lowFrequency)
     }
+}
+
+/// The equaliser's gain at sharpness `s` (clamped to 0…1), linear between its table's steps.
+/// - Important: Real-time safe.
+@inline(__always)
+func equalizerGain(_ table: UnsafePointer<Float>, sharpness s: Float) -> Float {
+    let position = min(max(s, 0), 1) * Float(VoiceProfile.equalizerSteps)
+    let index = min(Int(position), VoiceProfile.equalizerSteps - 1)
+    let fraction = position - Float(index)
+    return table[index] + fraction * (table[index + 1] - table[index])
 }

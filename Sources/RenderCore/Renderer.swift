@@ -102,8 +102,9 @@ package final class Renderer {
     package let onsetReports: OnsetReports?
     /// The trigger pulse's width in frames: 1 ms (≥ 1).
     let triggerFrames: Int
-    /// The frame the trigger pulse of the latest onset ends on (exclusive).
-    var triggerEnd = 0
+    /// The delays that line sound and vibration up (`configuration.hapticOffset`, the profiles' latency), and
+    /// the trigger pulses waiting for their frame.
+    let compensation: LatencyCompensation
     /// Test hook: a ring of voice starts (nil = off).
     var onsetLog: UnsafeMutablePointer<OnsetRecord>? = nil
     var onsetLogCapacity = 0
@@ -160,6 +161,8 @@ package final class Renderer {
         onsetReports = configuration.onsetReportCapacity > 0
             ? OnsetReports(minimumCapacity: configuration.onsetReportCapacity) : nil
         triggerFrames = max(1, Int((configuration.sampleRate / 1000).rounded()))
+        compensation = LatencyCompensation(
+            actuators: actuators, hapticOffset: configuration.hapticOffset, sampleRate: configuration.sampleRate)
         for slot in 0..<configuration.maxPlayers { resetLanes(slot, at: 0) }
     }
 
@@ -386,6 +389,8 @@ package final class Renderer {
             zeroed += Self.zeroNonFinite(haptic, frameCount)
         }
         if zeroed > 0 { statistics.countNonFinite(zeroed) }
+        compensation.apply(audioL: audioL, audioR: audioR, haptics: haptics, hapticStride: hapticStride, count: frameCount)
+        if trigger == nil { compensation.writePulses(from: blockStart, to: blockEnd, into: nil) }
         currentFrame = UInt64(blockEnd)
         statistics.publishBlock(frame: currentFrame, activeVoices: voiceCount)
         statistics.publishRetired(parameters: parameterCalls - pending.count, commands: commandCalls - commands.count)

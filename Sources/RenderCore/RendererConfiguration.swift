@@ -38,6 +38,10 @@ package struct RendererConfiguration: Sendable, Equatable {
     /// Event onsets the renderer's `onsetReports` ring holds until a consumer takes them (≥ 0; default 0:
     /// no ring, no reports). More are counted as lost (`OnsetReports.lostCount`).
     package var onsetReportCapacity: Int
+    /// Latency compensation: seconds the haptic buses leave after the audio (negative: before; the audio is
+    /// then delayed by as much), the same for every actuator; nil (the default): each actuator's profile's
+    /// measured `latency.actuatorSeconds` ahead of the audio (none without one). Within −1…1 s.
+    package var hapticOffset: Double?
 
     /// Creates a configuration (checked by `Renderer.init`); without `actuators`, one `default` actuator with
     /// `profile`.
@@ -46,8 +50,9 @@ package struct RendererConfiguration: Sendable, Equatable {
         maxVoices: Int = 64, maxPlayers: Int = 16,
         maxBlockFrames: Int = 4096, maxPendingParameters: Int = 256, maxNotifications: Int = 64,
         stopFadeSeconds: Double = 0.005, maxPendingCommands: Int = 64, hapticsFromAudio: AnalysisSettings? = nil,
-        onsetReportCapacity: Int = 0
+        onsetReportCapacity: Int = 0, hapticOffset: Double? = nil
     ) {
+        self.hapticOffset = hapticOffset
         self.onsetReportCapacity = onsetReportCapacity
         self.hapticsFromAudio = hapticsFromAudio
         self.sampleRate = sampleRate

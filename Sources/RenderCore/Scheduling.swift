@@ -92,21 +92,22 @@ extension Renderer {
         }
     }
 
-    /// Reports an event onset at engine frame `now` (`onsetReports`) and starts its trigger pulse.
+    /// Reports an event onset at engine frame `now` (`onsetReports`) and schedules its trigger pulse, both at
+    /// the frame the event's channel carries it (later by the latency compensation's delay).
     @inline(__always)
     private func reportOnset(_ slot: Int, _ event: CompiledEvent, _ now: Int) {
-        triggerEnd = now + triggerFrames
+        let leaves = now + compensation.delay(of: event.kind, bus: players[slot].buses.trailingZeroBitCount)
+        compensation.schedulePulse(start: leaves, end: leaves + triggerFrames)
         onsetReports?.push(
             EventOnset(
                 instance: InstanceID(slot: slot, generation: players[slot].generation), eventIndex: event.index,
-                kind: event.kind, patternTime: event.time, frame: UInt64(now), loopPass: players[slot].loopCount))
+                kind: event.kind, patternTime: event.time, frame: UInt64(leaves), loopPass: players[slot].loopCount))
     }
 
-    /// Writes the trigger pulse's frames among engine frames `from ..< to` (1.0 up to `triggerEnd`) into
-    /// `out` (frame `from` at `out[0]`); the rest stay as they are (0).
+    /// Writes the trigger pulses' frames among engine frames `from ..< to` (1.0) into `out` (frame `from` at
+    /// `out[0]`); the rest stay as they are (0).
     func renderTrigger(from: Int, to: Int, into out: UnsafeMutablePointer<Float>) {
-        let end = min(to, triggerEnd)
-        if end > from { out.update(repeating: 1, count: end - from) }
+        compensation.writePulses(from: from, to: to, into: out)
     }
 
     /// Starts one voice of `event` for the player in `slot` at engine frame `now`: on haptic bus `bus` with
@@ -141,9 +142,11 @@ extension Renderer {
             let length = profile.transientFrames
             v.end = length
             v.increment = Float(profile.frequency(sharpness: Double(event.sharpness)) / sampleRate)
+            if let equalizer = profile.equalizer { v.gain *= equalizerGain(equalizer, sharpness: event.sharpness) }
             v.windowScale = 0.5 / Float(length)
             v.ignoresIntensityControl = event.ignoresIntensityControl
         case .hapticContinuous:
+            v.equalizer = profile.equalizer
             v.incrementLow = Float(profile.lowFrequency / sampleRate)
             v.incrementSpan = Float((profile.highFrequency - profile.lowFrequency) / sampleRate)
             v.timeLane = ControlLane.hapticAttack.rawValue

@@ -60,6 +60,9 @@ struct Voice: BitwiseCopyable {
     var sharpness: Float = 0
     var gain: Float = 0
     var square: Float = 1  // intensity law: 1 = square (A = g × I²), 0 = linear (A = g × I); see `amplitude`
+    /// Continuous haptic voices: the profile's equaliser by sharpness (`VoiceProfile.equalizer`), or nil.
+    /// (A transient's equalisation is in its `gain`: its frequency is fixed at its start.)
+    var equalizer: UnsafePointer<Float>? = nil
 
     // Audio.
     var volume: Float = 1
@@ -224,6 +227,14 @@ extension Voice {
             low + min(max(s0 + sc.at(base: scBase, i), 0), 1) * span
         }
         phase = accumulatePhases(phases, count: rendered, from: phase)
+        if let equalizer {
+            // The drive's gain at each frame's frequency (the profile's equalisation).
+            let gains = scratch.increments
+            perFrame(gains, count: rendered, varies: sc.slope != 0) { i in
+                equalizerGain(equalizer, sharpness: s0 + sc.at(base: scBase, i))
+            }
+            for i in 0..<rendered { amplitudes[i] *= gains[i] }
+        }
         for i in 0..<rendered {
             out[i] += amplitudes[i] * levels[i] * fades[i] * sinCycles(phases[i])
         }

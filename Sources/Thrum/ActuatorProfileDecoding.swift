@@ -1,16 +1,30 @@
 import FoundationEssentials
 internal import RenderCore
+internal import AHAPCodec
 
 /// The JSON form of an actuator profile (`Resources/Actuators/*.json`), e.g.
 /// `{"name": "default", "lowFrequency": 80, "highFrequency": 230, "law": "square", "gain": 0.8,
 ///   "limiterThreshold": 0.8, "transientDuration": 0.02}`; `law`, `gain`, `limiterThreshold` and
-/// `transientDuration` are optional (square, 0.8, the gain, 0.02).
+/// `transientDuration` are optional (square, 0.8, the gain, 0.02). What `thrum measure --write-profile`
+/// adds is optional too (files without it read as before): `"equalization": [{"hz": 80, "gainDB": -3.2}, …]`
+/// and `"latency": {"loopSeconds": …, "deviceSeconds": …, "actuatorSeconds": …}` (docs/measure.md).
 /// Fields are decoded in the order written here, so the first bad field is the one reported.
 private struct ActuatorProfileFile: Decodable {
     var profile: ActuatorProfile
 
     enum CodingKeys: String, CodingKey {
-        case name, lowFrequency, highFrequency, law, gain, limiterThreshold, transientDuration
+        case name, lowFrequency, highFrequency, law, gain, limiterThreshold, transientDuration, equalization, latency
+    }
+
+    struct Point: Decodable {
+        var hz: Double
+        var gainDB: Double
+    }
+
+    struct Latency: Decodable {
+        var loopSeconds: Double
+        var deviceSeconds: Double
+        var actuatorSeconds: Double
     }
 
     init(from decoder: any Decoder) throws {
@@ -30,7 +44,13 @@ private struct ActuatorProfileFile: Decodable {
         profile = ActuatorProfile(
             name: name, lowFrequency: lowFrequency, highFrequency: highFrequency, law: law,
             gain: gain, limiterThreshold: try c.decodeIfPresent(Double.self, forKey: .limiterThreshold) ?? gain,
-            transientDuration: try c.decodeIfPresent(Double.self, forKey: .transientDuration) ?? 0.02)
+            transientDuration: try c.decodeIfPresent(Double.self, forKey: .transientDuration) ?? 0.02,
+            equalization: (try c.decodeIfPresent([Point].self, forKey: .equalization) ?? []).map {
+                EqualizationPoint(hz: $0.hz, gainDB: $0.gainDB)
+            },
+            latency: try c.decodeIfPresent(Latency.self, forKey: .latency).map {
+                ActuatorLatency(loopSeconds: $0.loopSeconds, deviceSeconds: $0.deviceSeconds, actuatorSeconds: $0.actuatorSeconds)
+            })
     }
 }
 
@@ -59,5 +79,31 @@ extension ActuatorProfile {
         }
         try profile.validate()
         return profile
+    }
+}
+
+extension ActuatorProfile {
+    /// The profile as the JSON `decode(from:)` reads (keys in the order written there, one per line), so
+    /// that a written profile reads back equal.
+    /// - Important: Thread safety: any thread. Real-time safe: no.
+    package var encodedJSON: String {
+        func number(_ value: Double) -> String {
+            value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
+        }
+        var lines = [
+            "  \"name\": \(AHAPEncoder.quoted(name))", "  \"lowFrequency\": \(number(lowFrequency))",
+            "  \"highFrequency\": \(number(highFrequency))", "  \"law\": \"\(law.rawValue)\"", "  \"gain\": \(number(gain))",
+            "  \"limiterThreshold\": \(number(limiterThreshold))", "  \"transientDuration\": \(number(transientDuration))",
+        ]
+        if !equalization.isEmpty {
+            let points = equalization.map { "    {\"hz\": \(number($0.hz)), \"gainDB\": \(number($0.gainDB))}" }
+            lines.append("  \"equalization\": [\n" + points.joined(separator: ",\n") + "\n  ]")
+        }
+        if let latency {
+            lines.append(
+                "  \"latency\": {\"loopSeconds\": \(number(latency.loopSeconds)), \"deviceSeconds\": "
+                    + "\(number(latency.deviceSeconds)), \"actuatorSeconds\": \(number(latency.actuatorSeconds))}")
+        }
+        return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
     }
 }

@@ -10,6 +10,8 @@
 @_exported public import struct RenderCore.Actuator
 @_exported public import struct RenderCore.ActuatorPosition
 @_exported public import struct RenderCore.ActuatorProfile
+@_exported public import struct RenderCore.ActuatorLatency
+@_exported public import struct RenderCore.EqualizationPoint
 @_exported public import enum RenderCore.ActuatorProfileError
 @_exported public import struct RenderCore.ChannelMap
 @_exported public import enum RenderCore.ChannelMapError

@@ -22,6 +22,11 @@ enum ValueOption: String, Sendable {
     case onsetLog = "onset-log"
     case startAt = "start-at"
     case sampleRate = "sample-rate"
+    case hapticOffset = "haptic-offset"
+    case input
+    case inputChannel = "input-channel"
+    case plot
+    case writeProfile = "write-profile"
 }
 
 /// The options without a value (`--json`); the raw value is the long name.

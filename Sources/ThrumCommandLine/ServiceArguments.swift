@@ -18,6 +18,9 @@ enum EngineArguments {
         .hapticsFromAudio, help: "also derive haptics from the audio played, live (see 'thrum analyze')")
     static let preset = OptionSpec.value(
         .preset, placeholder: "NAME", values: .preset, help: "with --haptics-from-audio: general (default), ui, impacts, footsteps or music")
+    static let hapticOffset = OptionSpec.value(
+        .hapticOffset, placeholder: "MS",
+        help: "haptic channels leave this many ms after the audio (negative: before it), −1000…1000; default: each profile's measured latency")
     static let voices = OptionSpec.value(
         .voices, placeholder: "N", help: "voices sounding at once, 1 to 1024 (default 64); more events are dropped")
     /// The audio file limits (docs/decisions.md "Audio events").
@@ -30,7 +33,7 @@ enum EngineArguments {
     /// The options that pick audio files and the actuator (also taken by `plot`, which renders).
     static let resourceOptions = [ActuatorArguments.profile, resources, allowAnyPath] + audioLimits
     static let options =
-        [sampleRate, channels, ActuatorArguments.layout, voices] + resourceOptions + [hapticsFromAudio, preset]
+        [sampleRate, channels, ActuatorArguments.layout, voices] + resourceOptions + [hapticsFromAudio, preset, hapticOffset]
 
     static let channelHelp = """
         Channel map entries, one per output channel: L R (audio), M (audio mono), H (haptic),
@@ -54,6 +57,7 @@ enum EngineArguments {
         settings.allowAnyPath = arguments.flag(.allowAnyPath)
         settings.hapticsFromAudio = arguments.flag(.hapticsFromAudio)
         settings.preset = arguments.value(.preset)
+        settings.hapticOffsetMilliseconds = try arguments.double(.hapticOffset, in: EngineSettings.hapticOffsetRange)
         return settings
     }
 }

@@ -19,7 +19,7 @@ package enum ThrumCommandLine {
 
     static let commands: [Subcommand] = [
         playCommand, renderCommand, plotCommand, checkCommand, infoCommand, analyzeCommand, convertCommand, listCommand,
-        devicesCommand, studioCommand,
+        devicesCommand, studioCommand, measureCommand,
         completionsCommand,
         importCommand,
     ]
@@ -39,7 +39,7 @@ package enum ThrumCommandLine {
         lines += [
             "", "Run 'thrum COMMAND --help' for a command's options; 'thrum --version' for the version.",
             "Exit codes: 0 ok, 64 usage, 65 bad pattern or audio data, 66 input missing, 69 no device,",
-            "70 internal error, 74 I/O error, 130 interrupted.",
+            "70 internal error, 73 cannot create a file, 74 I/O error, 130 interrupted.",
         ]
         return lines.joined(separator: "\n") + "\n"
     }

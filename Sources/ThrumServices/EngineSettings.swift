@@ -31,6 +31,9 @@ package struct EngineSettings: Sendable, Equatable {
     package var hapticsFromAudio = false
     /// The preset of `hapticsFromAudio` (`--preset`); nil: general.
     package var preset: String?
+    /// How late the haptic channels leave after the audio (`--haptic-offset`), milliseconds, −1000…1000
+    /// (negative: before it); nil: each actuator profile's measured latency.
+    package var hapticOffsetMilliseconds: Double?
 
     package init() {}
 
@@ -40,6 +43,7 @@ package struct EngineSettings: Sendable, Equatable {
     package static let audioByteRange = 1...Int(Int32.max)
     package static let audioSecondRange = 0.001...86_400.0
     package static let audioMemoryRange = 1...(1 << 40)
+    package static let hapticOffsetRange = -1000.0...1000.0
 
     /// The engine options for the patterns at `patternPaths` (a bundled pattern's audio is found in the
     /// bundled `Audio` folder; a sound played on its own may be as long as `thrum analyze` reads);
@@ -54,6 +58,8 @@ package struct EngineSettings: Sendable, Equatable {
         options.channelMap = try channelMap(default: defaultChannels)
         try applyProfiles(to: &options)
         options.maxVoices = try Checked.whole(voices, "voices", in: Self.voiceCounts) ?? options.maxVoices
+        options.hapticOffset =
+            try Checked.number(hapticOffsetMilliseconds, "haptic-offset", in: Self.hapticOffsetRange).map { $0 / 1000 }
         var limits = AudioResourceLimits()
         limits.maxFileBytes = try Checked.whole(maxAudioBytes, "max-audio-bytes", in: Self.audioByteRange) ?? limits.maxFileBytes
         limits.maxDurationSeconds =

@@ -8,7 +8,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="$here/../../.build/simcard"
 lib="$out/libasound_module_pcm_simcard.so"
-sources=("$here/simcard.c" "$here/simcard_config.c" "$here/simcard.h")
+sources=("$here/simcard.c" "$here/simcard_config.c" "$here/simcard_loop.c" "$here/simcard.h")
 stale=0
 [[ -f "$lib" ]] || stale=1
 for source in "${sources[@]}"; do [[ "$source" -nt "$lib" ]] && stale=1; done
@@ -17,7 +17,7 @@ if ((stale)); then
     compiler="${CC:-$(command -v cc || command -v clang || echo /opt/swift/usr/bin/clang)}"
     # -DPIC: alsa-lib's plugin headers export the versioned entry point only for shared objects.
     "$compiler" -std=gnu11 -O2 -Wall -Wextra -Werror -fPIC -DPIC -shared -o "$lib.tmp" \
-        "$here/simcard.c" "$here/simcard_config.c" -lasound -lpthread
+        "$here/simcard.c" "$here/simcard_config.c" "$here/simcard_loop.c" -lasound -lpthread -lm
     mv "$lib.tmp" "$lib"
 fi
 echo "$(cd "$out" && pwd)/libasound_module_pcm_simcard.so"

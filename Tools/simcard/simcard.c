@@ -11,43 +11,20 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef struct {
-    snd_pcm_ioplug_t io;
-    snd_pcm_ioplug_callback_t callbacks;
-    simcard_config_t config;
-    pthread_mutex_t lock;        /* guards everything below; taken inside every callback */
-    int timer_fd;                /* the poll descriptor: readable at each period boundary */
-    int capture_fd;              /* opened (append) at the first start; -1 without capture */
-    int timing_fd;               /* opened (append) at the first start; -1 without timing */
-    int configured;              /* hw_params succeeded at least once (plain probes leave no stats) */
-    unsigned int frame_bytes;
-    unsigned char *ring;         /* buffer_size frames, interleaved, in the device format */
-    unsigned __int128 clock_rate; /* rate × (10^6 + ppm): frames per 10^15 ns */
-    uint64_t start_ns, start_frame; /* the clock: consumed = start_frame + (now − start_ns) × rate */
-    uint64_t consumed;           /* frames played since prepare (the hardware pointer, unwrapped) */
-    uint64_t captured;           /* frames appended to the capture since prepare */
-    uint64_t played;             /* frames played since open, across prepares */
-    snd_pcm_uframes_t avail_min, boundary;
-    snd_pcm_state_t state_before_suspend;
-    uint64_t underruns, suspends, resumes, starts, wakeups;
-    int vanished, suspended_once;
-    int closed;                  /* snd_pcm_close reached the plugin: the last stats written say so */
-} simcard_t;
-
-static uint64_t now_ns(void) {
+uint64_t simcard_now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* Frames the card's clock has played by `ns` since the last start or resume. */
-static uint64_t frames_at(const simcard_t *sim, uint64_t ns) {
+uint64_t simcard_frames_at(const simcard_t *sim, uint64_t ns) {
     if (ns <= sim->start_ns) return sim->start_frame;
     return sim->start_frame + (uint64_t)((unsigned __int128)(ns - sim->start_ns) * sim->clock_rate / 1000000000000000u);
 }
 
 /* The first instant at which the card's clock has played `frame` frames (rounded up to whole ns). */
-static uint64_t time_of(const simcard_t *sim, uint64_t frame) {
+uint64_t simcard_time_of(const simcard_t *sim, uint64_t frame) {
     if (frame <= sim->start_frame) return sim->start_ns;
     unsigned __int128 scaled = (unsigned __int128)(frame - sim->start_frame) * 1000000000000000u;
     return sim->start_ns + (uint64_t)((scaled + sim->clock_rate - 1) / sim->clock_rate);
@@ -68,6 +45,7 @@ static void drain_timer(simcard_t *sim) {
 }
 
 static snd_pcm_uframes_t avail_now(const simcard_t *sim) {
+    if (sim->io.stream == SND_PCM_STREAM_CAPTURE) return (snd_pcm_uframes_t)(sim->consumed - sim->io.appl_ptr);
     uint64_t queued = sim->io.appl_ptr - sim->consumed;
     return queued >= sim->io.buffer_size ? 0 : sim->io.buffer_size - (snd_pcm_uframes_t)queued;
 }
@@ -76,8 +54,8 @@ static snd_pcm_uframes_t avail_now(const simcard_t *sim) {
 static void arm_next_boundary(simcard_t *sim) {
     uint64_t period = sim->io.period_size;
     uint64_t next = (sim->consumed / period + 1) * period;
-    uint64_t interval = time_of(sim, sim->start_frame + period) - sim->start_ns;
-    set_timer(sim, TFD_TIMER_ABSTIME, time_of(sim, next), interval);
+    uint64_t interval = simcard_time_of(sim, sim->start_frame + period) - sim->start_ns;
+    set_timer(sim, TFD_TIMER_ABSTIME, simcard_time_of(sim, next), interval);
 }
 
 /* Arms the timer for the current state: the next period boundary while playing, at once when a poller
@@ -105,6 +83,10 @@ static void rearm(simcard_t *sim) {
 }
 
 static void write_stats(const simcard_t *sim) {
+    if (sim->io.stream == SND_PCM_STREAM_CAPTURE) {
+        simcard_loop_write_stats(sim);
+        return;
+    }
     if (!sim->config.stats_path || !sim->configured) return;
     char text[768];
     int length = snprintf(
@@ -147,17 +129,43 @@ static void log_timing(simcard_t *sim, uint64_t target) {
     if (sim->timing_fd < 0 || target <= sim->consumed) return;
     char line[96];
     int length = snprintf(line, sizeof line, "%" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", sim->played,
-                          time_of(sim, sim->consumed), target - sim->consumed, time_of(sim, target));
+                          simcard_time_of(sim, sim->consumed), target - sim->consumed, simcard_time_of(sim, target));
     ssize_t n = write(sim->timing_fd, line, (size_t)length);
     (void)n;
 }
 
 /* Moves the card's clock forward to now: plays (captures) what it passed, detects underruns and faults.
  * When `stopping`, only plays what was written: a stop is neither an underrun nor a fault. */
-static void advance(simcard_t *sim, int stopping) {
+void simcard_advance(simcard_t *sim, int stopping) {
     snd_pcm_state_t state = sim->io.state;
     if (state != SND_PCM_STATE_RUNNING && state != SND_PCM_STATE_DRAINING) return;
-    uint64_t target = frames_at(sim, now_ns());
+    uint64_t target = simcard_frames_at(sim, simcard_now_ns());
+    if (sim->io.stream == SND_PCM_STREAM_CAPTURE) {
+        /* What the card's clock sampled, up to a full buffer of unread frames: past it, an overrun. */
+        uint64_t room = sim->io.appl_ptr + sim->io.buffer_size;
+        const simcard_config_t *c = &sim->config;
+        snd_pcm_state_t next = state;
+        if (!stopping && target > room) {
+            target = room;
+            next = SND_PCM_STATE_XRUN;
+        }
+        if (!stopping && c->input_overrun_after && !sim->overrun_injected
+            && sim->played + (target - sim->consumed) >= c->input_overrun_after) {
+            target = sim->consumed + (c->input_overrun_after - sim->played);
+            sim->overrun_injected = 1;
+            next = SND_PCM_STATE_XRUN;
+        }
+        /* The samples themselves are made when they are read (sim_transfer), so that the pointer (and the
+           status timestamp ALSA takes right after it) costs no more than a playback's. */
+        sim->played += target - sim->consumed;
+        sim->consumed = target;
+        if (next != state) {
+            sim->underruns++;
+            snd_pcm_ioplug_set_state(&sim->io, next);
+            rearm(sim);
+        }
+        return;
+    }
     if (target < sim->consumed) target = sim->consumed;
     uint64_t written = sim->io.appl_ptr;
     snd_pcm_state_t next = state;
@@ -179,6 +187,7 @@ static void advance(simcard_t *sim, int stopping) {
     }
     log_timing(sim, target);
     capture_upto(sim, target);
+    if (sim->loop) simcard_loop_played(sim, target);
     sim->played += target - sim->consumed;
     sim->consumed = target;
     if (next == state) return;
@@ -199,7 +208,7 @@ static void advance(simcard_t *sim, int stopping) {
 static snd_pcm_sframes_t sim_pointer(snd_pcm_ioplug_t *io) {
     simcard_t *sim = io->private_data;
     pthread_mutex_lock(&sim->lock);
-    advance(sim, 0);
+    simcard_advance(sim, 0);
     snd_pcm_sframes_t result = io->state == SND_PCM_STATE_XRUN
         ? -EPIPE : (snd_pcm_sframes_t)(sim->consumed % sim->boundary);
     pthread_mutex_unlock(&sim->lock);
@@ -216,13 +225,19 @@ static snd_pcm_sframes_t sim_transfer(snd_pcm_ioplug_t *io, const snd_pcm_channe
     }
     snd_pcm_uframes_t done = 0;
     unsigned int width = (unsigned int)snd_pcm_format_physical_width(io->format);
+    int capture = io->stream == SND_PCM_STREAM_CAPTURE;
+    if (capture && io->appl_ptr + size > sim->captured) simcard_loop_capture(sim, io->appl_ptr + size);
     while (done < size) {
         snd_pcm_uframes_t position = (snd_pcm_uframes_t)((io->appl_ptr + done) % io->buffer_size);
         snd_pcm_uframes_t count = size - done;
         if (count > io->buffer_size - position) count = io->buffer_size - position;
         for (unsigned int channel = 0; channel < io->channels; channel++) {
             snd_pcm_channel_area_t ring = {sim->ring, channel * width, sim->frame_bytes * 8};
-            snd_pcm_area_copy(&ring, position, &areas[channel], offset + done, (unsigned int)count, io->format);
+            if (capture) {
+                snd_pcm_area_copy(&areas[channel], offset + done, &ring, position, (unsigned int)count, io->format);
+            } else {
+                snd_pcm_area_copy(&ring, position, &areas[channel], offset + done, (unsigned int)count, io->format);
+            }
         }
         done += count;
     }
@@ -237,14 +252,15 @@ static int sim_start(snd_pcm_ioplug_t *io) {
     if (sim->vanished) {
         err = -ENODEV;
     } else {
-        if (sim->capture_fd < 0 && sim->config.capture_path) {
+        if (sim->capture_fd < 0 && sim->config.capture_path && io->stream == SND_PCM_STREAM_PLAYBACK) {
             sim->capture_fd = open(sim->config.capture_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
         }
-        if (sim->timing_fd < 0 && sim->config.timing_path) {
+        if (sim->timing_fd < 0 && sim->config.timing_path && io->stream == SND_PCM_STREAM_PLAYBACK) {
             sim->timing_fd = open(sim->config.timing_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
         }
-        sim->start_ns = now_ns();
+        sim->start_ns = simcard_now_ns();
         sim->start_frame = sim->consumed;
+        if (sim->loop && io->stream == SND_PCM_STREAM_PLAYBACK) simcard_loop_start(sim);
         sim->starts++;
         arm_next_boundary(sim); /* ioplug sets RUNNING once this returns */
     }
@@ -255,7 +271,7 @@ static int sim_start(snd_pcm_ioplug_t *io) {
 static int sim_stop(snd_pcm_ioplug_t *io) {
     simcard_t *sim = io->private_data;
     pthread_mutex_lock(&sim->lock);
-    advance(sim, 1);
+    simcard_advance(sim, 1);
     set_timer(sim, 0, 0, 0);
     write_stats(sim);
     pthread_mutex_unlock(&sim->lock);
@@ -268,7 +284,11 @@ static int sim_prepare(snd_pcm_ioplug_t *io) {
     int err = sim->vanished ? -ENODEV : 0;
     if (!err) {
         sim->consumed = sim->captured = 0;
-        set_timer(sim, 0, 1, 0); /* prepared with an empty buffer: room for a period at once */
+        if (io->stream == SND_PCM_STREAM_CAPTURE) {
+            set_timer(sim, 0, 0, 0); /* nothing to read before the start */
+        } else {
+            set_timer(sim, 0, 1, 0); /* prepared with an empty buffer: room for a period at once */
+        }
     }
     pthread_mutex_unlock(&sim->lock);
     return err;
@@ -278,7 +298,7 @@ static int sim_resume(snd_pcm_ioplug_t *io) {
     simcard_t *sim = io->private_data;
     pthread_mutex_lock(&sim->lock);
     if (io->state == SND_PCM_STATE_SUSPENDED) {
-        sim->start_ns = now_ns();
+        sim->start_ns = simcard_now_ns();
         sim->start_frame = sim->consumed;
         sim->resumes++;
         snd_pcm_ioplug_set_state(io, sim->state_before_suspend);
@@ -306,9 +326,10 @@ static int sim_hw_params(snd_pcm_ioplug_t *io, snd_pcm_hw_params_t *params) {
     sim->frame_bytes = frame_bytes;
     sim->clock_rate = (unsigned __int128)io->rate * (unsigned __int128)(1000000 + c->ppm);
     sim->configured = 1;
+    int err = io->stream == SND_PCM_STREAM_CAPTURE ? simcard_loop_hw_params(sim) : 0;
     write_stats(sim);
     pthread_mutex_unlock(&sim->lock);
-    return 0;
+    return err;
 }
 
 static int sim_sw_params(snd_pcm_ioplug_t *io, snd_pcm_sw_params_t *params) {
@@ -335,7 +356,7 @@ static int sim_poll_descriptors(snd_pcm_ioplug_t *io, struct pollfd *pfd, unsign
     if (sim->config.clear_wakeup_in_descriptors) {
         pthread_mutex_lock(&sim->lock);
         drain_timer(sim);
-        advance(sim, 0);
+        simcard_advance(sim, 0);
         rearm(sim);
         pthread_mutex_unlock(&sim->lock);
     }
@@ -349,20 +370,21 @@ static int sim_poll_revents(snd_pcm_ioplug_t *io, struct pollfd *pfd, unsigned i
     pthread_mutex_lock(&sim->lock);
     sim->wakeups++;
     int clears = !sim->config.clear_wakeup_in_descriptors && !sim->config.wakeup_never_clears;
+    unsigned short ready = io->stream == SND_PCM_STREAM_CAPTURE ? POLLIN : POLLOUT;
     if (clears) drain_timer(sim);
-    advance(sim, 0);
+    simcard_advance(sim, 0);
     switch (io->state) {
     case SND_PCM_STATE_XRUN:
     case SND_PCM_STATE_SUSPENDED:
-        *revents = POLLOUT | POLLERR;
+        *revents = ready | POLLERR;
         break;
     case SND_PCM_STATE_DISCONNECTED:
-        *revents = sim->config.vanish_quietly ? 0 : POLLOUT | POLLERR;
+        *revents = sim->config.vanish_quietly ? 0 : ready | POLLERR;
         break;
     case SND_PCM_STATE_PREPARED:
     case SND_PCM_STATE_RUNNING:
     case SND_PCM_STATE_DRAINING:
-        *revents = avail_now(sim) >= sim->avail_min ? POLLOUT : 0;
+        *revents = avail_now(sim) >= sim->avail_min ? ready : 0;
         break;
     default:
         *revents = 0;
@@ -375,6 +397,7 @@ static int sim_poll_revents(snd_pcm_ioplug_t *io, struct pollfd *pfd, unsigned i
 
 static int sim_close(snd_pcm_ioplug_t *io) {
     simcard_t *sim = io->private_data;
+    simcard_loop_close(sim);
     sim->closed = 1;
     write_stats(sim);
     if (sim->capture_fd >= 0) close(sim->capture_fd);
@@ -402,80 +425,20 @@ static const snd_pcm_ioplug_callback_t base_callbacks = {
     .poll_revents = sim_poll_revents,
 };
 
-static int compare_unsigned(const void *a, const void *b) {
-    unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Period sizes become constraints on period bytes (all ioplug offers): a list of the byte sizes that
- * some accepted frame size turns into an allowed period, or a plain range when there is no step. */
-static int set_period_constraints(simcard_t *sim) {
-    const simcard_config_t *c = &sim->config;
-    unsigned int sizes[SIMCARD_MAX_LIST * 8], size_count = 0, min_bytes = ~0u, max_bytes = 0;
-    for (unsigned int f = 0; f < c->format_count; f++) {
-        unsigned int width = (unsigned int)snd_pcm_format_physical_width((snd_pcm_format_t)c->formats[f]) / 8;
-        for (unsigned int ch = c->channels_min; ch <= c->channels_max && size_count < SIMCARD_MAX_LIST * 8; ch++) {
-            sizes[size_count++] = width * ch;
-            if (width * ch < min_bytes) min_bytes = width * ch;
-            if (width * ch > max_bytes) max_bytes = width * ch;
-        }
-    }
-    int err;
-    if (c->period_step == 1 && c->period_bytes_step == 0) {
-        err = snd_pcm_ioplug_set_param_minmax(&sim->io, SND_PCM_IOPLUG_HW_PERIOD_BYTES, c->period_min * min_bytes,
-                                              c->period_max * max_bytes);
-    } else {
-        unsigned int capacity = size_count * (c->period_max / c->period_step + 1), count = 0;
-        unsigned int *list = malloc(capacity * sizeof *list);
-        if (!list) return -ENOMEM;
-        for (unsigned int s = 0; s < size_count; s++) {
-            for (unsigned int p = (c->period_min + c->period_step - 1) / c->period_step * c->period_step;
-                 p <= c->period_max; p += c->period_step) {
-                unsigned int bytes = p * sizes[s];
-                if (!c->period_bytes_step || bytes % c->period_bytes_step == 0) list[count++] = bytes;
-            }
-        }
-        qsort(list, count, sizeof *list, compare_unsigned);
-        unsigned int unique = 0;
-        for (unsigned int i = 0; i < count; i++) {
-            if (unique == 0 || list[unique - 1] != list[i]) list[unique++] = list[i];
-        }
-        err = unique ? snd_pcm_ioplug_set_param_list(&sim->io, SND_PCM_IOPLUG_HW_PERIOD_BYTES, unique, list) : -EINVAL;
-        free(list);
-    }
-    if (err < 0) return err;
-    err = snd_pcm_ioplug_set_param_minmax(&sim->io, SND_PCM_IOPLUG_HW_PERIODS, c->periods_min, c->periods_max);
-    if (err < 0) return err;
-    return snd_pcm_ioplug_set_param_minmax(&sim->io, SND_PCM_IOPLUG_HW_BUFFER_BYTES,
-                                           c->period_min * c->periods_min * min_bytes,
-                                           c->period_max * c->periods_max * max_bytes);
-}
-
-static int set_constraints(simcard_t *sim) {
-    const simcard_config_t *c = &sim->config;
-    int err = snd_pcm_ioplug_set_param_list(&sim->io, SND_PCM_IOPLUG_HW_ACCESS, c->access_count, c->accesses);
-    if (err >= 0) err = snd_pcm_ioplug_set_param_list(&sim->io, SND_PCM_IOPLUG_HW_FORMAT, c->format_count, c->formats);
-    if (err >= 0) {
-        err = snd_pcm_ioplug_set_param_minmax(&sim->io, SND_PCM_IOPLUG_HW_CHANNELS, c->channels_min, c->channels_max);
-    }
-    if (err >= 0) {
-        err = c->rate_count
-            ? snd_pcm_ioplug_set_param_list(&sim->io, SND_PCM_IOPLUG_HW_RATE, c->rate_count, c->rates)
-            : snd_pcm_ioplug_set_param_minmax(&sim->io, SND_PCM_IOPLUG_HW_RATE, c->rate_min, c->rate_max);
-    }
-    if (err >= 0) err = set_period_constraints(sim);
-    return err;
-}
-
 SND_PCM_PLUGIN_DEFINE_FUNC(simcard) {
     (void)root;
-    if (stream != SND_PCM_STREAM_PLAYBACK) {
-        SNDERR("simcard: %s is a playback-only card", name);
-        return -EINVAL;
-    }
     simcard_t *sim = calloc(1, sizeof *sim);
     if (!sim) return -ENOMEM;
     int err = simcard_parse_config(conf, &sim->config);
+    if (err < 0) {
+        simcard_free_config(&sim->config);
+        free(sim);
+        return err;
+    }
+    sim->io.stream = stream; /* simcard_loop_open reads it; snd_pcm_ioplug_create sets it again */
+    const char *id = NULL;
+    if (snd_config_get_id(conf, &id) < 0 || !id) id = name;
+    err = simcard_loop_open(sim, id);
     if (err < 0) {
         simcard_free_config(&sim->config);
         free(sim);
@@ -487,6 +450,7 @@ SND_PCM_PLUGIN_DEFINE_FUNC(simcard) {
     sim->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
     if (sim->timer_fd < 0) {
         err = -errno;
+        simcard_loop_close(sim);
         simcard_free_config(&sim->config);
         free(sim);
         return err;
@@ -503,13 +467,14 @@ SND_PCM_PLUGIN_DEFINE_FUNC(simcard) {
     sim->io.private_data = sim;
     err = snd_pcm_ioplug_create(&sim->io, name, stream, mode);
     if (err < 0) {
+        simcard_loop_close(sim);
         close(sim->timer_fd);
         simcard_free_config(&sim->config);
         pthread_mutex_destroy(&sim->lock);
         free(sim);
         return err;
     }
-    err = set_constraints(sim);
+    err = simcard_set_constraints(sim);
     if (err < 0) {
         snd_pcm_ioplug_delete(&sim->io); /* calls sim_close */
         return err;

@@ -39,7 +39,7 @@ final class DeviceHub: @unchecked Sendable {
             maxPlayers: options.maxPlayers, maxBlockFrames: max(options.periodFrames, 1024),
             maxPendingParameters: options.maxPendingParameters, maxNotifications: options.maxPlayers * 2,
             maxPendingCommands: options.maxPendingCommands, hapticsFromAudio: options.hapticsFromAudio,
-            onsetReportCapacity: options.onsetHandler == nil ? 0 : options.maxPendingOnsets)
+            onsetReportCapacity: options.onsetHandler == nil ? 0 : options.maxPendingOnsets, hapticOffset: options.hapticOffset)
         state = Mutex(HubState(maxPlayers: options.maxPlayers))
     }
 

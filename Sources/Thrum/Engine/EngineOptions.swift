@@ -74,6 +74,13 @@ extension CHHapticEngine {
         /// reported and are counted in `CHHapticEngine.lostOnsetCount`. Default 4096.
         public var maxPendingOnsets = 4096
 
+        /// Latency compensation (a Thrum addition; docs/measure.md): how many seconds the haptic channels leave
+        /// the device after the audio (negative: before it, by delaying the audio), for every actuator. Nil
+        /// (the default): each actuator's profile's measured latency (`ActuatorProfile.latency`) puts its
+        /// vibration ahead of the audio by the actuator's part, so sound and vibration start together; without
+        /// a measured profile nothing is delayed. Within −1…1 s.
+        public var hapticOffset: TimeInterval? = nil
+
         /// Options with the defaults above.
         public init() {}
     }
@@ -93,6 +100,8 @@ extension CHHapticEngine.Options {
     public static let voiceCounts: ClosedRange<Int> = 1...1024
     /// `maxPlayers`.
     public static let playerCounts: ClosedRange<Int> = 1...256
+    /// `hapticOffset`, seconds.
+    public static let hapticOffsets: ClosedRange<Double> = -1...1
     /// `maxPendingParameters` and `maxPendingCommands`.
     public static let pendingCounts: ClosedRange<Int> = 1...65536
 
@@ -109,6 +118,7 @@ extension CHHapticEngine.Options {
             ?? outside("maxPlayers", maxPlayers, Self.playerCounts)
             ?? outside("maxPendingParameters", maxPendingParameters, Self.pendingCounts)
             ?? outside("maxPendingCommands", maxPendingCommands, Self.pendingCounts)
+            ?? hapticOffset.flatMap { Self.hapticOffsets.contains($0) ? nil : "hapticOffset \($0) s is outside −1…1 s" }
     }
 }
 

@@ -12,6 +12,8 @@ let usage = """
                               command storm of S s (default 3) on ALSA null (exit 1 if not all 0);
                               --layout dualsense: two actuators, three engines of one device, panned
       latency [--runs N]      start to first period written, in-process, live on ALSA `pulse`
+      trigger [--runs N]      player.start(atTime: CHHapticTimeImmediate) → first frame at the DAC on the simulated
+                              card (sim_scarlett; needs ALSA_CONFIG_PATH as Tools/benchmark.sh sets it), 3 cells
       soak-offline [--hours H]   H hours (default 1) of looped playback offline: drift and memory
       soak-live [--minutes M]    M minutes (default 10) live on `pulse` with the other core busy: xruns
     """
@@ -40,6 +42,7 @@ do {
         }
         exit(try benchStorm(seconds: Double(intOption("--seconds", default: 3)), dualSense: layout == "dualsense"))
     case "latency": try benchLatency(runs: intOption("--runs", default: 10))
+    case "trigger": try benchTrigger(runs: intOption("--runs", default: 200))
     case "soak-offline": exit(try soakOffline(hours: Double(intOption("--hours", default: 1))))
     case "soak-live": exit(try soakLive(minutes: Double(intOption("--minutes", default: 10))))
     default:

@@ -15,11 +15,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import offline  # noqa: E402
 import startup  # noqa: E402
+import trigger  # noqa: E402
 import underruns  # noqa: E402
 from report import Report  # noqa: E402
 from servers import ROOT, server, simcard_env  # noqa: E402
 
-STEPS = ["throughput", "analysis", "scale", "counters", "batch", "start", "footprint", "card", "pulse", "pipewire"]
+STEPS = ["throughput", "analysis", "scale", "counters", "batch", "start", "footprint", "card", "trigger", "pulse",
+         "pipewire"]
 
 
 def main() -> int:
@@ -62,10 +64,11 @@ def main() -> int:
     step("counters", lambda: offline.counters(report, bins))
     step("batch", lambda: offline.batch(report, bins, max(2, runs // 2)))
     step("start", lambda: startup.process_start(report, bins, 20 * runs))
-    card_env = simcard_env() if {"footprint", "card"} & set(steps) else {}
+    card_env = simcard_env() if {"footprint", "card", "trigger"} & set(steps) else {}
     step("footprint", lambda: startup.footprint(report, bins, card_env, runs))
     if "card" in steps:
         step("card", lambda: underruns.cells(report, bins, card_env, "card", options.cell_runs, options.seconds, loads))
+    step("trigger", lambda: trigger.cells(report, bins, card_env, 40 * runs))
     if "pulse" in steps:
         with server("pulse-null-sink.sh") as env:
             step("pulse", lambda: (startup.first_sound(report, bins, env, 2 * runs),
