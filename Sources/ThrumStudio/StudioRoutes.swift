@@ -48,7 +48,7 @@ extension Studio {
         StudioRoute(method: "POST", path: "/api/analysis", bodyLimit: StudioLimits.jsonBytes) { try $0.analyze($1) },
         StudioRoute(method: "GET", path: "/api/compare", bodyLimit: 0) { try $0.compareList($1) },
         StudioRoute(method: "POST", path: "/api/compare", bodyLimit: StudioLimits.jsonBytes) { try $0.comparePlay($1) },
-    ]
+    ] + sessionRoutes
 
     /// The body as a JSON object ({} when empty).
     static func object(_ request: HTTPRequest) throws -> [String: Any] {
@@ -103,8 +103,7 @@ extension Studio {
         let bytes = try root.read(path, limit: StudioLimits.patternBytes)
         let opened = StudioDocument.opening(bytes, file: path, root: root, toolbox: toolbox)
         let answer: [String: Any] = lock.withLock {
-            transport.stop()
-            history.clear()
+            switchDocument(to: path)
             change(to: opened, recording: false)
             savedText = opened.text
             diskBytes = bytes
@@ -137,7 +136,8 @@ extension Studio {
             var edited = edited
             edited.file = document?.file
             edited.format = document?.format ?? .ahap
-            change(to: edited, recording: document != nil)
+            let step = sessions.startsStep(gesture: request.queryValue("gesture"))
+            change(to: edited, recording: document != nil && step)
             return (documentAnswer(), true)
         }
         if changed { hub.broadcast(lock.withLock { documentMessage("edit") }) }
