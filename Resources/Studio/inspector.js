@@ -67,7 +67,8 @@ export class Inspector {
       const option = document.createElement("option");
       option.value = String(item.index);
       const problems = diagnosticsByEntry.get(item.index) ?? [];
-      option.textContent = (problems.length ? "⚠ " : "") + describe(item);
+      option.textContent = (problems.length ? "⚠ " : "") + listLabel(item);
+      option.title = describe(item);
       option.selected = selection.has(item.index);
       return option;
     }));
@@ -223,6 +224,20 @@ export class Inspector {
 }
 
 function round(v) { return Math.round(v * 10000) / 10000; }
+
+/** A short row of the event list (time first, so rows line up): "0.140 s  Transient  I 0.60 · S 0.30". */
+export function listLabel(item) {
+  const t = `${item.time.toFixed(3)} s`;
+  if (item.kind === "event") {
+    const names = { HapticTransient: "Transient", HapticContinuous: "Continuous", AudioContinuous: "Tone", AudioCustom: "Audio" };
+    const length = hasDuration(item.type) && item.duration > 0 ? ` ${item.duration.toFixed(2)} s` : "";
+    const level = item.type.startsWith("Audio") ? `vol ${item.intensity.toFixed(2)}` : `I ${item.intensity.toFixed(2)} · S ${item.sharpness.toFixed(2)}`;
+    const file = item.type === "AudioCustom" ? ` ${item.path ?? "?"}` : "";
+    return `${t}  ${names[item.type] ?? item.type}${file}${length}  ${level}`;
+  }
+  if (item.kind === "curve") return `${t}  Curve ${item.id.replace(/Control$/, "")}  ${item.points.length} pts`;
+  return `${t}  ${item.id.replace(/Control$/, "")} = ${item.value}`;
+}
 function formatSeconds(s) { return s < 1 ? `${(s * 1000).toFixed(s < 0.01 ? 1 : 0)} ms` : `${s.toFixed(2)} s`; }
 
 function wrap(className, ...children) {
