@@ -41,6 +41,10 @@ export class Inspector {
     this.body = body;
     this.actions = actions;
     this.sounds = [];
+    // While a slider is held its row stays (a rebuilt row would drop the drag); the release redraws.
+    this.dragging = false;
+    body.addEventListener("pointerdown", (event) => { if (event.target.type === "range") this.dragging = true; });
+    document.addEventListener("pointerup", () => { this.dragging = false; }, true);
     list.addEventListener("change", () => {
       const indices = [...list.selectedOptions].map((o) => Number(o.value));
       this.actions.select(indices);
@@ -54,7 +58,7 @@ export class Inspector {
     const chosenItems = items.filter((i) => selection.has(i.index));
     const bodyKey = JSON.stringify([chosenItems, selectedPoint, chosenItems.map((i) => diagnosticsByEntry.get(i.index) ?? []), this.sounds, items.length > 0]);
     if (listKey !== this.listKey) { this.listKey = listKey; this.updateList(items, selection, diagnosticsByEntry); }
-    if (bodyKey === this.bodyKey) return;
+    if (bodyKey === this.bodyKey || this.dragging) return;
     this.bodyKey = bodyKey;
     const active = document.activeElement;
     const focusedField = active && this.body.contains(active) ? active.dataset.field : null;

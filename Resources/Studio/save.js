@@ -5,7 +5,7 @@
 const $ = (id) => document.getElementById(id);
 
 export class SaveDialog {
-  /** @param {object} hooks toast(text, error, options), fail(error), currentFile(), playable(), saved(reply) */
+  /** @param {object} hooks toast(text, error, options), fail(error), currentFile(), playable(), saved(reply), entryName(index) */
   constructor(api, hooks) {
     this.api = api;
     this.hooks = hooks;
@@ -71,7 +71,7 @@ export class SaveDialog {
     const losses = reply.losses ?? [];
     const written = `Saved ${reply.written.join(", ")}`;
     if (!losses.length) { this.hooks.toast(written); return; }
-    const lines = losses.map((loss) => `• ${loss.entry !== null && loss.entry !== undefined ? `Pattern[${loss.entry}]: ` : ""}${loss.message}`);
+    const lines = losses.map((loss) => `• ${loss.entry !== null && loss.entry !== undefined ? `${this.hooks.entryName(loss.entry)}: ` : ""}${loss.message}`);
     this.hooks.toast(`${written} — ${losses.length} conversion loss${losses.length === 1 ? "" : "es"}:\n${lines.join("\n")}`, false, { sticky: true });
   }
 }

@@ -93,6 +93,7 @@ const jsonView = new JsonView($("json-text"), $("json-gutter"), $("json-status")
 
 const transport = new Transport(api, state, timeline, { toast, fail, refreshStatus: () => documents.refreshStatus() });
 window.studio.timeline = timeline;  // for the browser tests: where lanes and times are on the canvas
+window.studio.transport = transport;
 const comparePanel = new ComparePanel(api, state, transport, { toast, fail });
 const audioPanel = new AudioPanel(api, state, {
   toast, fail, own: (promise) => own(promise), openSave: (path) => openSave(path), transport,
@@ -275,6 +276,7 @@ function loadAudioFiles() { loadSounds(api, state.items, documents.folder(), sta
 
 const saveDialog = new SaveDialog(api, {
   toast, fail, currentFile: () => state.file, playable: () => state.playable,
+  entryName: (index) => { const item = state.items.find((i) => i.index === index); return item ? model.describe(item).split(",")[0] : `Pattern[${index}]`; },
   saved: async (reply) => { if (reply.file) state.file = reply.file; await documents.loadFiles(); await documents.refreshStatus(); },
 });
 const openSave = (path) => saveDialog.open(path);
