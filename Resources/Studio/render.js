@@ -87,6 +87,7 @@ export class RenderPipeline {
       metrics.renders += 1;
       requestAnimationFrame(() => requestAnimationFrame(() => {
         // Two frames: the one that drew the waveform has been presented.
+        metrics.waveAt = performance.now();
         if (editStart !== undefined && metrics.editStart === editStart) {
           metrics.editToWave.push(performance.now() - editStart);
           metrics.editStart = undefined;
