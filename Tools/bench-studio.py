@@ -57,8 +57,9 @@ def edit_intensity(driver, value):
 
 
 def live_edits(driver, runs):
-    """Slider steps while the slider is held (an `input` event, no release) and arrow-key nudges of the selected
-    event, each until two frames after its new waveform is drawn (`metrics.waveAt`, a page that records it)."""
+    """Slider steps while the slider is held (an `input` event, no release; a step 0.15 s after the waveform of
+    the one before) and arrow-key nudges of the selected event (tapped: 0.25 s after the waveform of the one
+    before), each until two frames after its new waveform is drawn (`metrics.waveAt`, a page that records it)."""
     rows = []
     slider = "document.querySelector(\"#inspector-body input[type='range'][data-field='HapticIntensity']\")"
     steps = []
@@ -87,7 +88,7 @@ def live_edits(driver, runs):
             nudges = None
             break
         nudges.append(driver.execute_script("return window.studio.metrics.waveAt") - start)
-        time.sleep(0.4)
+        time.sleep(0.25)
     rows.append(("arrow-key nudge → new waveform", summary(nudges) if nudges else "not measured (the page does not record waveAt)"))
     return rows
 
@@ -181,6 +182,7 @@ def main():
         edit = driver.execute_script("return window.studio.metrics.editToWave")
         rows.append(("edit → re-rendered waveform on screen, 30 s pattern (goal ≤ 100 ms)", summary(edit)))
         rows.append(("  of which the edit in the page and PUT /api/pattern answered (check)", summary([p["put"] for p in phases if p])))
+        rows.append(("    (the page's own redraw of the edit, inside that)", summary([p["local"] for p in phases if p and p.get("local") is not None])))
         rows.append(("  of which GET /api/peaks (engine render + peaks of the columns on screen)", summary([p["peaks"] for p in phases if p and "peaks" in p])))
         # After the waveform is on screen the page fetches the whole render (audition, spectrogram, zoom).
         rows.append(("then GET /api/render (kept render as WAV + transfer)", summary([p["render"] for p in phases if p and "render" in p])))

@@ -67,15 +67,17 @@ export class Inspector {
   }
 
   updateList(items, selection, diagnosticsByEntry) {
-    this.list.replaceChildren(...items.map((item) => {
-      const option = document.createElement("option");
-      option.value = String(item.index);
+    // Rows are changed in place (a 30 s pattern has hundreds: rebuilding them all costs a layout per edit).
+    const options = this.list.options;
+    while (options.length > items.length) options[options.length - 1].remove();
+    items.forEach((item, n) => {
+      const option = options[n] ?? this.list.appendChild(document.createElement("option"));
       const problems = diagnosticsByEntry.get(item.index) ?? [];
-      option.textContent = (problems.length ? "⚠ " : "") + listLabel(item);
-      option.title = describe(item);
-      option.selected = selection.has(item.index);
-      return option;
-    }));
+      const text = (problems.length ? "⚠ " : "") + listLabel(item);
+      if (option.value !== String(item.index)) option.value = String(item.index);
+      if (option.textContent !== text) { option.textContent = text; option.title = describe(item); }
+      if (option.selected !== selection.has(item.index)) option.selected = selection.has(item.index);
+    });
     this.list.multiple = true;
   }
 

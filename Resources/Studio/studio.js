@@ -195,7 +195,9 @@ function commit(doc, gestureName = null, { live = false } = {}) {
   const text = model.formatAHAP(doc);
   state.doc = doc;
   putText(text, gestureName);  // first: the server checks and renders it while the page redraws
+  const redrawn = performance.now();
   adoptText(text, { inspector: !live });
+  metrics.localRedraw = performance.now() - redrawn;
 }
 
 /**
@@ -211,7 +213,7 @@ function putText(text, gestureName = null) {
       // A step of a gesture overtaken by a newer edit is not sent: the newest text replaces it anyway.
       if (!sent && gestureName && text !== state.text) return;
       const reply = await (sent ?? send());
-      metrics.phases = { put: performance.now() - (metrics.editStart ?? performance.now()) };
+      metrics.phases = { put: performance.now() - (metrics.editStart ?? performance.now()), local: metrics.localRedraw };
       if (text !== state.text) return;  // a newer edit follows
       state.revision = reply.revision;
       state.playable = reply.playable;
