@@ -32,8 +32,8 @@ export function ask(message, { title = "Unsaved edits", save = "Save", discard =
 
 export class Documents {
   /**
-   * @param {object} hooks toast(text, error), fail(error), own(promise), opened(reply, text) (show a newly opened
-   *   document), replaceText(text) (an edit: PUT), openSave(path), timeline, transport, inspector, audioPanel
+   * @param {object} hooks toast(text, error), fail(error), own(promise), opened(reply, text, view) (show a newly
+   *   opened document, in `view` when it was open before), replaceText(text) (an edit: PUT), openSave(path), timeline, transport, inspector, audioPanel
    */
   constructor(api, state, hooks) {
     this.api = api;
@@ -87,12 +87,7 @@ export class Documents {
       const view = this.views.get(reply.file);
       state.selection = new Set(view?.selection ?? []);
       state.selectedPoint = null;
-      hooks.opened(reply, text);
-      if (view) {
-        hooks.timeline.viewStart = view.viewStart;
-        hooks.timeline.secondsPerPixel = view.secondsPerPixel;
-        hooks.timeline.invalidate();
-      }
+      hooks.opened(reply, text, view);
       await this.refreshStatus();
       return true;
     } catch (error) { hooks.fail(error); return false; }

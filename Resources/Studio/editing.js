@@ -77,13 +77,18 @@ export class Editing {
     this.ctx.commit(doc);
   }
 
-  remove(indices = [...this.state.selection]) {
+  /** Delete (the key): the selected curve point, else the selection. */
+  removeSelection() {
     const state = this.state;
-    if (state.selectedPoint && indices.length === 1 && indices[0] === state.selectedPoint.index) {
-      const { index, point } = state.selectedPoint;
-      state.selectedPoint = null;
-      return this.ctx.commit(model.deleteCurvePoint(state.doc, index, point));
-    }
+    if (!state.selectedPoint) return this.remove([...state.selection]);
+    const { index, point } = state.selectedPoint;
+    state.selectedPoint = null;
+    this.ctx.commit(model.deleteCurvePoint(state.doc, index, point));
+  }
+
+  /** Removes the entries at `indices`. */
+  remove(indices) {
+    const state = this.state;
     if (!indices.length) return;
     state.selection = new Set();
     state.selectedPoint = null;
@@ -145,7 +150,7 @@ export class Editing {
   }
 
   cut() {
-    if (this.copy()) this.remove();
+    if (this.copy()) this.remove([...this.state.selection]);
     return true;
   }
 

@@ -106,7 +106,7 @@ const editing = new Editing({
 });
 const documents = new Documents(api, state, {
   toast, fail, own: (promise) => own(promise), openSave: (path) => openSave(path), timeline, transport, inspector, audioPanel,
-  opened: (reply, text) => showOpened(reply, text),
+  opened: (reply, text, view) => showOpened(reply, text, view),
   replaceText: (text) => { adoptText(text); putText(text); },
 });
 
@@ -252,8 +252,8 @@ async function redo() {
   try { await afterServerChange(await own(api.redo())); } catch (error) { if (error.status === 409) toast("Nothing to redo."); else fail(error); }
 }
 
-/** Shows a document just opened (POST /api/open answered, its text fetched): fitted to the window. */
-function showOpened(reply, text) {
+/** Shows a document just opened (POST /api/open answered, its text fetched): fitted to the window, or in `view`. */
+function showOpened(reply, text, view = null) {
   state.file = reply.file;
   state.format = reply.format;
   state.revision = reply.revision;
@@ -261,8 +261,14 @@ function showOpened(reply, text) {
   state.audioFiles = new Map();
   adoptText(text);
   setDiagnostics(reply.diagnostics);
-  timeline.fit();
-  requestRender(true);
+  if (view) {
+    timeline.viewStart = view.viewStart;
+    timeline.secondsPerPixel = view.secondsPerPixel;
+    timeline.invalidate();
+  } else {
+    timeline.fit();
+  }
+  requestRender(!view);
 }
 
 // --- render, audio files ------------------------------------------------------------------------------
@@ -307,7 +313,7 @@ function showMode(name) {
 installKeyboard({
   undo, redo, save: () => openSave(), duplicate: () => editing.duplicate(),
   toggle: () => transport.toggle(), toggleLoop: () => transport.toggleLoop(), home: () => transport.seek(0, false),
-  stopAll: () => transport.stopAll(), remove: () => editing.remove(), selectAll: () => editing.selectAll(),
+  stopAll: () => transport.stopAll(), remove: () => editing.removeSelection(), selectAll: () => editing.selectAll(),
   copy: () => editing.copy(), cut: () => editing.cut(), paste: () => editing.paste(),
   toggleSnap: () => setSnap(!timeline.snap), toggleDraw: () => setDrawMode(!timeline.drawMode),
   shortcuts: () => $("shortcuts-dialog").showModal(),

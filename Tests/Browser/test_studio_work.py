@@ -143,6 +143,8 @@ def test_a_loop_region_stays_with_its_file(studio, browser, root):
     snap_off(browser)
     drag(browser, lane_point(browser, "loop", 12), lane_point(browser, "loop", 14))
     wait_for(lambda: studio.status()["loop"], message="the loop region")
+    browser.find_element(By.ID, "zoom-in").click()
+    zoom = browser.execute_script("return [window.studio.timeline.viewStart, window.studio.timeline.secondsPerPixel]")
     open_pattern(browser, "heartbeat.ahap")
     status = studio.status()
     assert (status["loop"], status["loopStart"], status["loopEnd"]) == (False, 0, 0)
@@ -150,6 +152,8 @@ def test_a_loop_region_stays_with_its_file(studio, browser, root):
     open_pattern(browser, "long.ahap")
     wait_for(lambda: browser.find_element(By.ID, "loop-button").get_attribute("aria-pressed") == "true", message="long's loop back")
     assert abs(studio.status()["loopStart"] - 12) < 0.2
+    time.sleep(0.5)
+    assert browser.execute_script("return [window.studio.timeline.viewStart, window.studio.timeline.secondsPerPixel]") == zoom, "the zoom came back too"
 
 
 # 2 Keyboard
