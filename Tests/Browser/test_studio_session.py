@@ -57,6 +57,7 @@ def test_a_designers_session(studio, browser, root):
     shot(browser, "studio")
     ActionChains(browser).send_keys(Keys.SPACE).perform()  # … and Space pauses: it does not click Play again
     wait_for(lambda: "playing" not in html.get_attribute("class"), message="Space to pause")
+    wait_for(lambda: not studio.status()["playing"], message="the engine to pause")
     # Add a transient with the toolbar, then Space plays (it does not add a second one).
     count = len(studio.pattern()["Pattern"])
     browser.find_element(By.CSS_SELECTOR, "[data-add='HapticTransient']").click()
