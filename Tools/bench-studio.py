@@ -5,8 +5,10 @@ headless Chromium (Selenium), a PulseAudio null sink as the device when one runs
 
     Tools/bench-studio.py                 # THRUM_BIN, else .build/release/thrum, else .build/debug/thrum
     Tools/bench-studio.py --runs 20
+    Tools/bench-studio.py --resources DIR # serve the page (and patterns) of another Resources folder, e.g. an
+                                          # older version's, to measure before and after a change of the page
 
-Prints a Markdown table of figures (median, min–max over the runs).
+Prints a Markdown table of figures (median, 95th percentile, min–max over the runs).
 
 Edit → waveform: an intensity typed in the Inspector (the page's `metrics.editStart`) until two animation frames
 after the engine's new peaks (GET /api/peaks) are drawn (`metrics.editToWave`). Each edit is made when the page
@@ -54,6 +56,43 @@ def edit_intensity(driver, value):
         f.value = String(arguments[0]); f.dispatchEvent(new Event('change'));""", value)
 
 
+def live_edits(driver, runs):
+    """Slider steps while the slider is held (an `input` event, no release; a step 0.15 s after the waveform of
+    the one before) and arrow-key nudges of the selected event (tapped: 0.25 s after the waveform of the one
+    before), each until two frames after its new waveform is drawn (`metrics.waveAt`, a page that records it)."""
+    rows = []
+    slider = "document.querySelector(\"#inspector-body input[type='range'][data-field='HapticIntensity']\")"
+    steps = []
+    for run in range(runs):
+        start = driver.execute_script(f"""const s = {slider}; window.__t0 = performance.now();
+            s.value = String(arguments[0]); s.dispatchEvent(new Event('input', {{bubbles: true}})); return window.__t0""", 0.2 + 0.05 * (run % 10))
+        try:
+            wait_for(lambda: (driver.execute_script("return window.studio.metrics.waveAt") or 0) > start, timeout=3, message="a waveform while held")
+        except AssertionError:
+            steps = None
+            break
+        steps.append(driver.execute_script("return window.studio.metrics.waveAt") - start)
+        time.sleep(0.15)
+    driver.execute_script(f"{slider}.dispatchEvent(new Event('change', {{bubbles: true}}))")
+    time.sleep(0.5)
+    rows.append(("slider held and moved → new waveform (a step of the drag)",
+                 summary(steps) if steps else "none until the release (the page previewed the drag locally)"))
+    nudges = []
+    for run in range(runs):
+        start = driver.execute_script("""const c = document.getElementById('timeline'); c.focus(); window.__t0 = performance.now();
+            c.dispatchEvent(new KeyboardEvent('keydown', {key: arguments[0], bubbles: true, cancelable: true})); return window.__t0""",
+                                      "ArrowRight" if run % 2 == 0 else "ArrowLeft")
+        try:
+            wait_for(lambda: (driver.execute_script("return window.studio.metrics.waveAt") or 0) > start, timeout=3, message="the nudge's waveform")
+        except AssertionError:
+            nudges = None
+            break
+        nudges.append(driver.execute_script("return window.studio.metrics.waveAt") - start)
+        time.sleep(0.25)
+    rows.append(("arrow-key nudge → new waveform", summary(nudges) if nudges else "not measured (the page does not record waveAt)"))
+    return rows
+
+
 def cpu_seconds(pid):
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -72,16 +111,27 @@ def cpu_share(pid, seconds=5.0):
     return (cpu_seconds(pid) - before) / (time.monotonic() - start)
 
 
+def p95(values):
+    """The 95th percentile (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[max(0, -(-len(ordered) * 95 // 100) - 1)]
+
+
 def summary(values, unit="ms"):
+    """Median, p95 and range of `values`."""
     if not values:
         return "—"
-    return f"{statistics.median(values):.1f} {unit} ({min(values):.1f}–{max(values):.1f}, n = {len(values)})"
+    return (f"{statistics.median(values):.1f} {unit} (p95 {p95(values):.1f}; {min(values):.1f}–{max(values):.1f}, "
+            f"n = {len(values)})")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--resources", help="a Resources folder whose Studio page to serve (THRUM_RESOURCES)")
     arguments = parser.parse_args()
+    if arguments.resources:
+        os.environ["THRUM_RESOURCES"] = str(Path(arguments.resources).resolve())
     if "THRUM_BIN" not in os.environ:
         release = REPOSITORY / ".build" / "release" / "thrum"
         if release.exists():
@@ -132,6 +182,7 @@ def main():
         edit = driver.execute_script("return window.studio.metrics.editToWave")
         rows.append(("edit → re-rendered waveform on screen, 30 s pattern (goal ≤ 100 ms)", summary(edit)))
         rows.append(("  of which the edit in the page and PUT /api/pattern answered (check)", summary([p["put"] for p in phases if p])))
+        rows.append(("    (the page's own redraw of the edit, inside that)", summary([p["local"] for p in phases if p and p.get("local") is not None])))
         rows.append(("  of which GET /api/peaks (engine render + peaks of the columns on screen)", summary([p["peaks"] for p in phases if p and "peaks" in p])))
         # After the waveform is on screen the page fetches the whole render (audition, spectrogram, zoom).
         rows.append(("then GET /api/render (kept render as WAV + transfer)", summary([p["render"] for p in phases if p and "render" in p])))
@@ -146,6 +197,7 @@ def main():
             wait_for(lambda: driver.execute_script("return window.studio.metrics.editToWave.length") > count, timeout=60, message="re-render")
         rows.append(("edits back to back (the next one as soon as the waveform is on screen)",
                      summary(driver.execute_script("return window.studio.metrics.editToWave")[len(edit):])))
+        rows += live_edits(driver, arguments.runs)
         if device == "pulse":
             driver.execute_script("window.studio.metrics.positions = []")
             studio.json("POST", "/api/transport", {"action": "play", "position": 0})

@@ -64,7 +64,10 @@ export class StudioApi extends EventTarget {
     const response = await this.raw("GET", "/api/pattern");
     return { text: await response.text(), revision: Number(response.headers.get("X-Thrum-Revision")) };
   }
-  putPattern(text) { return this.json("PUT", "/api/pattern", text); }
+  /** Replaces the document; edits of one `gesture` (a slider drag, keys held) are one undo step. */
+  putPattern(text, gesture = null) {
+    return this.json("PUT", `/api/pattern${gesture ? `?gesture=${encodeURIComponent(gesture)}` : ""}`, text);
+  }
   transport(fields) { return this.json("POST", "/api/transport", fields); }
   undo() { return this.json("POST", "/api/undo"); }
   redo() { return this.json("POST", "/api/redo"); }
@@ -90,8 +93,10 @@ export class StudioApi extends EventTarget {
    * The engine's render as the least and greatest sample of each of `columns` columns over `start`…`end`
    * seconds, per channel (GET /api/peaks).
    */
-  peaks({ channels = "L,R,H", start, end, columns }, signal) {
-    const query = new URLSearchParams({ channels, start: String(start), end: String(end), columns: String(columns) });
+  peaks({ channels = "L,R,H", start, end, columns, exportName = null }, signal) {
+    const query = new URLSearchParams({ channels, start: String(start), columns: String(columns) });
+    if (end !== undefined) query.set("end", String(end));
+    if (exportName) query.set("export", exportName);
     return this.json("GET", `/api/peaks?${query}`, undefined, signal);
   }
 

@@ -41,6 +41,10 @@ export class Inspector {
     this.body = body;
     this.actions = actions;
     this.sounds = [];
+    // While a slider is held its row stays (a rebuilt row would drop the drag); the release redraws.
+    this.dragging = false;
+    body.addEventListener("pointerdown", (event) => { if (event.target.type === "range") this.dragging = true; });
+    document.addEventListener("pointerup", () => { this.dragging = false; }, true);
     list.addEventListener("change", () => {
       const indices = [...list.selectedOptions].map((o) => Number(o.value));
       this.actions.select(indices);
@@ -54,7 +58,7 @@ export class Inspector {
     const chosenItems = items.filter((i) => selection.has(i.index));
     const bodyKey = JSON.stringify([chosenItems, selectedPoint, chosenItems.map((i) => diagnosticsByEntry.get(i.index) ?? []), this.sounds, items.length > 0]);
     if (listKey !== this.listKey) { this.listKey = listKey; this.updateList(items, selection, diagnosticsByEntry); }
-    if (bodyKey === this.bodyKey) return;
+    if (bodyKey === this.bodyKey || this.dragging) return;
     this.bodyKey = bodyKey;
     const active = document.activeElement;
     const focusedField = active && this.body.contains(active) ? active.dataset.field : null;
@@ -63,14 +67,17 @@ export class Inspector {
   }
 
   updateList(items, selection, diagnosticsByEntry) {
-    this.list.replaceChildren(...items.map((item) => {
-      const option = document.createElement("option");
-      option.value = String(item.index);
+    // Rows are changed in place (a 30 s pattern has hundreds: rebuilding them all costs a layout per edit).
+    const options = this.list.options;
+    while (options.length > items.length) options[options.length - 1].remove();
+    items.forEach((item, n) => {
+      const option = options[n] ?? this.list.appendChild(document.createElement("option"));
       const problems = diagnosticsByEntry.get(item.index) ?? [];
-      option.textContent = (problems.length ? "⚠ " : "") + describe(item);
-      option.selected = selection.has(item.index);
-      return option;
-    }));
+      const text = (problems.length ? "⚠ " : "") + listLabel(item);
+      if (option.value !== String(item.index)) option.value = String(item.index);
+      if (option.textContent !== text) { option.textContent = text; option.title = describe(item); }
+      if (option.selected !== selection.has(item.index)) option.selected = selection.has(item.index);
+    });
     this.list.multiple = true;
   }
 
@@ -223,6 +230,20 @@ export class Inspector {
 }
 
 function round(v) { return Math.round(v * 10000) / 10000; }
+
+/** A short row of the event list (time first, so rows line up): "0.140 s  Transient  I 0.60 · S 0.30". */
+export function listLabel(item) {
+  const t = `${item.time.toFixed(3)} s`;
+  if (item.kind === "event") {
+    const names = { HapticTransient: "Transient", HapticContinuous: "Continuous", AudioContinuous: "Tone", AudioCustom: "Audio" };
+    const length = hasDuration(item.type) && item.duration > 0 ? ` ${item.duration.toFixed(2)} s` : "";
+    const level = item.type.startsWith("Audio") ? `vol ${item.intensity.toFixed(2)}` : `I ${item.intensity.toFixed(2)} · S ${item.sharpness.toFixed(2)}`;
+    const file = item.type === "AudioCustom" ? ` ${item.path ?? "?"}` : "";
+    return `${t}  ${names[item.type] ?? item.type}${file}${length}  ${level}`;
+  }
+  if (item.kind === "curve") return `${t}  Curve ${item.id.replace(/Control$/, "")}  ${item.points.length} pts`;
+  return `${t}  ${item.id.replace(/Control$/, "")} = ${item.value}`;
+}
 function formatSeconds(s) { return s < 1 ? `${(s * 1000).toFixed(s < 0.01 ? 1 : 0)} ms` : `${s.toFixed(2)} s`; }
 
 function wrap(className, ...children) {

@@ -1,4 +1,5 @@
-// The JSON text view: the document's AHAP text in a textarea with a line-number gutter that marks the lines
+// The JSON text view: the document's AHAP text in a textarea whose long lines wrap, with a line-number gutter
+// (each number as tall as its wrapped line, measured in a hidden copy of the text) that marks the lines
 // diagnostics point at. Typing hands the text to the controller after a short pause (one PUT, one undo step).
 
 const LINE_HEIGHT = 18;
@@ -70,14 +71,36 @@ export class JsonView {
 
   renderGutter() {
     if (this.textarea.offsetParent === null) return;  // hidden: drawn when the JSON tab is shown
-    const lines = this.textarea.value.split("\n").length;
+    const heights = this.lineHeights();
     const parts = [];
-    for (let n = 1; n <= lines; n++) {
+    for (let n = 1; n <= heights.length; n++) {
       const mark = this.marks.get(n);
-      parts.push(mark ? `<div class="${mark}" title="${mark}">${n}</div>` : `<div>${n}</div>`);
+      const style = heights[n - 1] !== LINE_HEIGHT ? ` style="height:${heights[n - 1]}px"` : "";
+      parts.push(mark ? `<div class="${mark}" title="${mark}"${style}>${n}</div>` : `<div${style}>${n}</div>`);
     }
     this.gutter.innerHTML = parts.join("") + "<div></div>".repeat(3);
     this.gutter.scrollTop = this.textarea.scrollTop;
+  }
+
+  /** The height in pixels of each line of the text as wrapped in the textarea (kept while text and width stay). */
+  lineHeights() {
+    const text = this.textarea.value;
+    const style = getComputedStyle(this.textarea);
+    const width = this.textarea.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    if (this.measured?.text === text && this.measured.width === width) return this.measured.heights;
+    if (!this.mirror) {
+      this.mirror = document.createElement("div");
+      this.mirror.setAttribute("aria-hidden", "true");
+      this.mirror.className = "json-mirror";
+      document.body.append(this.mirror);
+    }
+    this.mirror.style.width = `${width}px`;
+    this.mirror.style.font = style.font;
+    this.mirror.style.tabSize = style.tabSize;
+    this.mirror.replaceChildren(...text.split("\n").map((line) => Object.assign(document.createElement("div"), { textContent: line || " " })));
+    const heights = [...this.mirror.children].map((line) => line.offsetHeight || LINE_HEIGHT);
+    this.measured = { text, width, heights };
+    return heights;
   }
 
   /** Puts the caret at `line`:`column` (1-based) and scrolls there. */
@@ -88,7 +111,8 @@ export class JsonView {
     offset += Math.max(0, (column ?? 1) - 1);
     this.textarea.focus();
     this.textarea.setSelectionRange(offset, offset + 1);
-    this.textarea.scrollTop = Math.max(0, (line - 5) * LINE_HEIGHT);
+    const heights = this.lineHeights();
+    this.textarea.scrollTop = heights.slice(0, Math.max(0, line - 5)).reduce((sum, h) => sum + h, 0);
     this.gutter.scrollTop = this.textarea.scrollTop;
   }
 }

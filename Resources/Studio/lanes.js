@@ -245,9 +245,21 @@ export function drawSpectrogram(tl, lane) {
   const t0 = Math.max(0, tl.viewStart);
   const t1 = Math.min(canvas.width * secondsPerColumn, tl.t(GUTTER + tl.plotWidth + RIGHT));
   if (t1 <= t0) return;
-  c.imageSmoothingEnabled = true;
-  c.drawImage(canvas, t0 / secondsPerColumn, 0, (t1 - t0) / secondsPerColumn, canvas.height,
-    tl.x(t0), lane.y + 1, tl.x(t1) - tl.x(t0), lane.height - 2);
+  // Scaling the whole spectrogram is the slowest part of a redraw: the lane's pixels are kept for the view
+  // and redrawn from them while the spectrogram, the zoom and the lane's size stay (an edit redraws the rest).
+  const ratio = tl.ratio || 1;
+  const width = Math.max(1, Math.round((tl.x(t1) - tl.x(t0)) * ratio)), height = Math.max(1, Math.round((lane.height - 2) * ratio));
+  const key = `${t0} ${t1} ${width} ${height}`;
+  if (tl.spectrumView?.source !== tl.spectrum || tl.spectrumView.key !== key) {
+    const scaled = document.createElement("canvas");
+    scaled.width = width;
+    scaled.height = height;
+    const s = scaled.getContext("2d");
+    s.imageSmoothingEnabled = true;
+    s.drawImage(canvas, t0 / secondsPerColumn, 0, (t1 - t0) / secondsPerColumn, canvas.height, 0, 0, width, height);
+    tl.spectrumView = { source: tl.spectrum, key, scaled };
+  }
+  c.drawImage(tl.spectrumView.scaled, tl.x(t0), lane.y + 1, tl.x(t1) - tl.x(t0), lane.height - 2);
 }
 
 /** `#rrggbb` with an alpha, as rgba(). */

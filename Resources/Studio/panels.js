@@ -1,96 +1,12 @@
-// The Compare panel (the document as each export, back to back, with what each conversion loses) and the
-// From-audio panel (a sound analysed into haptics, re-analysed at once as settings change, drawn over
+// The From-audio panel (a sound analysed into haptics, re-analysed at once as settings change, drawn over
 // the sound's waveform).
 
 import { decodeWav, columnPeaks } from "./wav.js";
 import { itemsOf, effectiveColumns } from "./model.js";
 
 const $ = (id) => document.getElementById(id);
-
-export class ComparePanel {
-  constructor(api, state, transport, hooks) {
-    this.api = api;
-    this.state = state;
-    this.transport = transport;
-    this.hooks = hooks;
-    this.exports = [];
-    $("compare-all").addEventListener("click", () => this.play(this.exports.filter((e) => e.playable !== false).map((e) => e.export)));
-    $("compare-stop").addEventListener("click", () => transport.stopAll());
-    document.addEventListener("studio-export", (e) => this.highlight(e.detail));
-  }
-
-  async refresh() {
-    const list = $("compare-list");
-    try {
-      const reply = await this.api.compare();
-      this.exports = reply.exports ?? [];
-    } catch (error) {
-      list.replaceChildren(Object.assign(document.createElement("li"), { textContent: error.message }));
-      return;
-    }
-    list.replaceChildren(...this.exports.map((entry) => {
-      const li = document.createElement("li");
-      li.dataset.export = entry.export;
-      const heading = document.createElement("h3");
-      const name = document.createElement("span");
-      name.textContent = entry.label;
-      const play = document.createElement("button");
-      play.type = "button";
-      play.textContent = "▶ Play";
-      play.setAttribute("aria-label", `Play the ${entry.label} export`);
-      play.disabled = entry.playable === false;
-      play.addEventListener("click", () => this.play([entry.export]));
-      heading.append(name, play);
-      li.append(heading);
-      const losses = entry.losses ?? [];
-      if (losses.length === 0) {
-        const p = document.createElement("p");
-        p.className = "lossless";
-        p.textContent = "Nothing lost: plays as designed.";
-        li.append(p);
-      } else {
-        const ul = document.createElement("ul");
-        ul.setAttribute("aria-label", `What the ${entry.label} export loses`);
-        for (const loss of losses) {
-          const item = document.createElement("li");
-          item.textContent = typeof loss === "string" ? loss : loss.message;
-          ul.append(item);
-        }
-        li.append(ul);
-      }
-      return li;
-    }));
-  }
-
-  async play(exports) {
-    if (this.transport.mode === "browser") {
-      // Browser audition: fetch each export's render and play them one after another.
-      this.hooks.toast("Comparing in the browser: each export's render in turn.");
-      for (const name of exports) {
-        try {
-          const wav = decodeWav(await this.api.render({ channels: "L,R,H", exportName: name }));
-          const [L, R, H] = wav.channels;
-          this.highlight(name);
-          this.transport.audition.setRender({ sampleRate: wav.sampleRate, channels: { L, R, H } });
-          this.transport.audition.play(0);
-          await new Promise((resolve) => { this.transport.audition.onEnded = resolve; });
-        } catch (error) { this.hooks.fail(error); break; }
-      }
-      this.transport.audition.onEnded = () => this.transport.showPlaying(false);
-      this.highlight(null);
-      return;
-    }
-    try {
-      const reply = await this.api.playCompare(exports, 0.5);
-      const names = reply.schedule.map((s) => s.export).join(", then ");
-      this.hooks.toast(`Playing ${names}. Esc stops.`);
-    } catch (error) { this.hooks.fail(error); }
-  }
-
-  highlight(name) {
-    for (const li of document.querySelectorAll("#compare-list > li")) li.classList.toggle("active", li.dataset.export === name);
-  }
-}
+/** A sound whose peak is below this (−90 dBFS) is taken as silent. */
+const SILENCE = 10 ** (-90 / 20);
 
 /** Settings the From-audio panel shows as sliders: [key, label, min, max, step]. */
 const FIELDS = [
@@ -131,6 +47,26 @@ export class AudioPanel {
       if (file) this.upload(file).catch(hooks.fail);
     });
     new ResizeObserver(() => this.draw()).observe($("analysis-canvas"));
+    this.playhead = null;
+    requestAnimationFrame(() => this.followPlayhead());
+  }
+
+  /** The transport's playhead over the sound while the panel shows (the adopted result plays from 0). */
+  followPlayhead() {
+    requestAnimationFrame(() => this.followPlayhead());
+    const canvas = $("analysis-canvas");
+    if (!this.base || canvas.offsetParent === null) return;
+    const t = this.hooks.transport.position;
+    if (t === this.playhead) return;
+    this.playhead = t;
+    const c = canvas.getContext("2d");
+    c.setTransform(1, 0, 0, 1, 0, 0);
+    c.putImageData(this.base, 0, 0);
+    const ratio = window.devicePixelRatio || 1;
+    const x = Math.round((t / this.seconds) * canvas.width) + 0.5;
+    c.strokeStyle = "#ffffff";
+    c.lineWidth = ratio;
+    c.beginPath(); c.moveTo(x, 0); c.lineTo(x, canvas.height); c.stroke();
   }
 
   setSounds(paths) {
@@ -179,7 +115,9 @@ export class AudioPanel {
       const wav = decodeWav(await this.api.file(path));
       const samples = new Float32Array(wav.frames);
       for (const channel of wav.channels) for (let i = 0; i < wav.frames; i++) samples[i] += channel[i] / wav.channels.length;
-      this.sound = { path, samples, sampleRate: wav.sampleRate, seconds: wav.frames / wav.sampleRate };
+      let peak = 0;
+      for (const channel of wav.channels) for (let i = 0; i < wav.frames; i++) peak = Math.max(peak, Math.abs(channel[i]));
+      this.sound = { path, samples, sampleRate: wav.sampleRate, seconds: wav.frames / wav.sampleRate, peak };
       this.result = null;
       this.draw();
       this.analyse();
@@ -223,8 +161,11 @@ export class AudioPanel {
       this.adoptedFor = null;
       const items = itemsOf(reply.pattern);
       const transients = items.filter((i) => i.type === "HapticTransient").length;
+      const warnings = [...(reply.warnings ?? [])];
+      if (this.sound.peak < SILENCE) warnings.unshift(`${this.sound.path} is silent (peak ${this.sound.peak === 0 ? "0" : `${(20 * Math.log10(this.sound.peak)).toFixed(0)} dBFS`}): there is nothing to make haptics from`);
       $("analysis-status").textContent = `${transients} transients, ${items.length} entries, analysed in ${Math.round(performance.now() - started)} ms` +
-        (reply.warnings?.length ? ` — ${reply.warnings.join("; ")}` : "");
+        (warnings.length ? ` — ⚠ ${warnings.join("; ")}` : "");
+      $("analysis-status").classList.toggle("warning", warnings.length > 0);
       this.draw();
     } catch (error) {
       $("analysis-status").textContent = error.message;
@@ -267,6 +208,7 @@ export class AudioPanel {
     const c = canvas.getContext("2d");
     c.setTransform(ratio, 0, 0, ratio, 0, 0);
     c.clearRect(0, 0, width, height);
+    this.base = null;
     if (!this.sound) {
       c.fillStyle = "#6b7383";
       c.font = "13px sans-serif";
@@ -303,5 +245,8 @@ export class AudioPanel {
     c.fillStyle = "#ffd166"; c.fillText("intensity", 10, 16);
     c.fillStyle = "#5fe0f0"; c.fillText("sharpness", 70, 16);
     c.fillStyle = "#6cb6ff"; c.fillText("transients", 136, 16);
+    this.seconds = seconds;
+    this.base = c.getImageData(0, 0, canvas.width, canvas.height);
+    this.playhead = null;
   }
 }

@@ -1,10 +1,13 @@
 // The engine's render on the timeline: first its peaks for the columns on screen (GET /api/peaks, L, R and
 // the haptic channel), drawn at once; then the whole render (GET /api/render, 32-bit float WAV), decoded in
-// the page for zooming in, the browser audition and the spectrogram (computed in a worker). The newest
+// the page for zooming in, the browser audition and the spectrogram (computed in a worker), once edits pause. The newest
 // request wins (older ones are aborted). Also records the timings the benchmark reads (edit → waveform on
 // screen).
 
 import { decodeWav } from "./wav.js";
+
+/** Milliseconds without a newer render before the whole render is fetched. */
+const WHOLE_PAUSE_MS = 600;
 
 export class RenderPipeline {
   /**
@@ -87,12 +90,16 @@ export class RenderPipeline {
       metrics.renders += 1;
       requestAnimationFrame(() => requestAnimationFrame(() => {
         // Two frames: the one that drew the waveform has been presented.
+        metrics.waveAt = performance.now();
         if (editStart !== undefined && metrics.editStart === editStart) {
           metrics.editToWave.push(performance.now() - editStart);
           metrics.editStart = undefined;
         }
         if (metrics.firstDraw === null) metrics.firstDraw = performance.now();
-        if (sequence === this.sequence) this.loadWhole(sequence, abort.signal);
+        // The whole render (17 MB for 30 s) waits for a pause: while a slider moves or keys repeat, each step's
+        // peaks come first and the transfer, decode and spectrogram of renders about to be replaced are skipped.
+        clearTimeout(this.wholeTimer);
+        this.wholeTimer = setTimeout(() => { if (sequence === this.sequence) this.loadWhole(sequence, abort.signal); }, WHOLE_PAUSE_MS);
       }));
     } catch (error) {
       this.failed(error);

@@ -5,7 +5,7 @@
 const $ = (id) => document.getElementById(id);
 
 export class SaveDialog {
-  /** @param {object} hooks toast(text), fail(error), currentFile(), playable(), saved() */
+  /** @param {object} hooks toast(text, error, options), fail(error), currentFile(), playable(), saved(reply), entryName(index) */
   constructor(api, hooks) {
     this.api = api;
     this.hooks = hooks;
@@ -19,6 +19,7 @@ export class SaveDialog {
   /** Forgets an overwrite answer: the next Save asks again. */
   reset() {
     this.overwrite = false;
+    this.createFolder = null;
     $("save-confirm").textContent = "Save";
     $("save-message").textContent = "";
   }
@@ -39,22 +40,38 @@ export class SaveDialog {
     const path = $("save-path").value.trim();
     const format = document.querySelector('input[name="save-format"]:checked').value;
     try {
+      if (this.createFolder) await this.api.json("POST", "/api/folder", { path: this.createFolder });
       const reply = await this.api.save({ path, format, overwrite: this.overwrite });
       $("save-dialog").close();
-      const losses = reply.losses?.length
-        ? ` — ${reply.losses.length} conversion loss${reply.losses.length === 1 ? "" : "es"}: ${reply.losses[0].message}` : "";
-      this.hooks.toast(`Saved ${reply.written.join(", ")}${losses}`);
-      await this.hooks.saved();
+      this.announce(reply);
+      await this.hooks.saved(reply);
     } catch (error) {
+      const folder = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
       if (error.status === 409 && (error.body.conflict === "changedOnDisk" || error.body.conflict === "exists")) {
         $("save-message").textContent = error.body.conflict === "changedOnDisk"
           ? `${path} changed on disk since you opened it. Overwrite it with your version?`
           : `${path} already exists. Replace it?`;
         $("save-confirm").textContent = "Overwrite";
         this.overwrite = true;
+      } else if (error.status === 404 && folder && !this.createFolder) {
+        $("save-message").textContent = `There is no folder ${folder}/ in the studio folder. Create it and save there?`;
+        $("save-confirm").textContent = "Create folder and save";
+        this.createFolder = folder;
       } else {
         $("save-message").textContent = error.message;
       }
     }
+  }
+
+  /**
+   * Says what was written; with conversion losses, every one of them (the events they concern named), in a
+   * message that stays until dismissed.
+   */
+  announce(reply) {
+    const losses = reply.losses ?? [];
+    const written = `Saved ${reply.written.join(", ")}`;
+    if (!losses.length) { this.hooks.toast(written); return; }
+    const lines = losses.map((loss) => `• ${loss.entry !== null && loss.entry !== undefined ? `${this.hooks.entryName(loss.entry)}: ` : ""}${loss.message}`);
+    this.hooks.toast(`${written} — ${losses.length} conversion loss${losses.length === 1 ? "" : "es"}:\n${lines.join("\n")}`, false, { sticky: true });
   }
 }

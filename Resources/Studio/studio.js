@@ -9,10 +9,14 @@ import { Timeline } from "./timeline.js";
 import { Inspector } from "./inspector.js";
 import { JsonView } from "./jsonview.js";
 import { Transport } from "./transport.js";
-import { ComparePanel, AudioPanel } from "./panels.js";
+import { AudioPanel } from "./panels.js";
+import { ComparePanel } from "./compare.js";
 import { SaveDialog } from "./save.js";
 import { renderProblems } from "./problems.js";
-import { installKeyboard } from "./keyboard.js";
+import { installKeyboard, SHORTCUTS } from "./keyboard.js";
+import { Documents } from "./documents.js";
+import { Editing } from "./editing.js";
+import { installLayout } from "./layout.js";
 import { RenderPipeline } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
@@ -26,20 +30,23 @@ const state = {
   file: null, format: "ahap", text: "", doc: null, items: [], revision: 0, playable: false,
   diagnostics: [], byEntry: new Map(), selection: new Set(), selectedPoint: null,
   status: null, files: [], ownRequests: 0, deferredEvent: null, putChain: Promise.resolve(), putsUnderWay: 0,
-  audioFiles: new Map(), nudgeTimer: null,
+  audioFiles: new Map(),
 };
 /** Timings the benchmark and the browser tests read. */
 const metrics = { editToWave: [], renders: 0, wholeRenders: 0, spectrograms: 0, loadStart: performance.timeOrigin, firstDraw: null };
 window.studio = { state, metrics, api };
 
-function toast(message, error = false) {
+/** A message at the bottom; `sticky` ones (conversion losses) stay until dismissed. */
+function toast(message, error = false, { sticky = false } = {}) {
   const box = $("toast");
-  box.textContent = message;
-  box.className = "toast" + (error ? " error" : "");
+  $("toast-text").textContent = message;
+  box.className = "toast" + (error ? " error" : "") + (sticky ? " sticky" : "");
   box.hidden = false;
+  $("toast-close").hidden = !sticky;
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { box.hidden = true; }, error ? 7000 : 3500);
+  if (!sticky) toast.timer = setTimeout(() => { box.hidden = true; }, error ? 7000 : 3500);
 }
+$("toast-close").addEventListener("click", () => { $("toast").hidden = true; });
 function fail(error) {
   if (error?.name === "AbortError") return;
   console.error(error);
@@ -47,10 +54,10 @@ function fail(error) {
 }
 
 const timeline = new Timeline($("timeline"), {
-  select: (entries, point, additive) => select(entries, point, additive),
+  select: (entries, point, additive) => editing.select(entries, point, additive),
   move: (entries, seconds) => commit(model.moveEntries(state.doc, entries, seconds)),
   movePoint: (index, point, t, value) => commit(model.moveCurvePoint(state.doc, index, point, t, value)),
-  add: (type, t) => addEvent(type, t),
+  add: (type, t) => editing.add(type, t),
   addPoint: (index, t, value) => {
     const [doc, point] = model.addCurvePoint(state.doc, index, t, value);
     state.selectedPoint = { index, point };
@@ -59,10 +66,11 @@ const timeline = new Timeline($("timeline"), {
   seek: (t, scrubbing) => transport.seek(t, scrubbing),
   loop: (start, end) => transport.setLoopRegion(start, end),
   hover: (text) => { $("timeline-status").textContent = text; },
+  drawCurve: (id, stroke) => editing.drawCurve(id, stroke),
 });
 
 const inspector = new Inspector($("entry-select"), $("inspector-body"), {
-  select: (indices) => select(indices, null, false),
+  select: (indices) => editing.select(indices, null, false),
   parameter: (index, id, value, final) => edit(model.setEventParameter(state.doc, index, id, value), final),
   field: (index, field, value, final) => edit(model.setEventField(state.doc, index, field, value), final),
   curveField: (index, field, value) => {
@@ -73,8 +81,8 @@ const inspector = new Inspector($("entry-select"), $("inspector-body"), {
   },
   point: (index, point, t, value) => commit(model.moveCurvePoint(state.doc, index, point, t, value)),
   deletePoint: (index, point) => { state.selectedPoint = null; commit(model.deleteCurvePoint(state.doc, index, point)); },
-  remove: (indices) => removeEntries(indices),
-  duplicate: (indices) => duplicate(indices),
+  remove: (indices) => editing.remove(indices),
+  duplicate: (indices) => editing.duplicate(indices),
 });
 
 const jsonView = new JsonView($("json-text"), $("json-gutter"), $("json-status"), (text) => {
@@ -83,18 +91,29 @@ const jsonView = new JsonView($("json-text"), $("json-gutter"), $("json-status")
   putText(text);
 });
 
-const transport = new Transport(api, state, timeline, { toast, fail, refreshStatus: () => refreshStatus() });
+const transport = new Transport(api, state, timeline, { toast, fail, refreshStatus: () => documents.refreshStatus() });
 window.studio.timeline = timeline;  // for the browser tests: where lanes and times are on the canvas
+window.studio.transport = transport;
 const comparePanel = new ComparePanel(api, state, transport, { toast, fail });
 const audioPanel = new AudioPanel(api, state, {
-  toast, fail, own: (promise) => own(promise), adopted: (reply) => afterServerChange(reply), openSave: (path) => openSave(path),
+  toast, fail, own: (promise) => own(promise), openSave: (path) => openSave(path), transport,
+  adopted: async (reply) => { await afterServerChange(reply); timeline.fit(); requestRender(true); },
   playFromStart: async () => { await transport.seek(0, false); await transport.play(); },
+});
+const editing = new Editing({
+  state, inspector, transport, toast, redraw: () => redraw(), commit: (doc, gesture) => commit(doc, gesture),
+  status: (text) => { $("timeline-status").textContent = text; }, gesture: (kind) => gestureId(kind),
+});
+const documents = new Documents(api, state, {
+  toast, fail, own: (promise) => own(promise), openSave: (path) => openSave(path), timeline, transport, inspector, audioPanel,
+  opened: (reply, text, view) => showOpened(reply, text, view),
+  replaceText: (text) => { adoptText(text); putText(text); },
 });
 
 // --- document flow -------------------------------------------------------------------------------------
 
 /** Shows `text` as the document: parses it for the timeline (the last good parse stays drawn when it is not JSON). */
-function adoptText(text, { local = false } = {}) {
+function adoptText(text, { local = false, inspector: withInspector = true } = {}) {
   state.text = text;
   try {
     state.doc = JSON.parse(text);
@@ -107,7 +126,7 @@ function adoptText(text, { local = false } = {}) {
   if (state.selectedPoint && !state.selection.has(state.selectedPoint.index)) state.selectedPoint = null;
   if (!local) jsonView.setText(text);
   loadAudioFiles();
-  redraw();
+  redraw({ inspector: withInspector });
 }
 
 /** Redraws the timeline, inspector and readouts from `state`. */
@@ -139,46 +158,68 @@ function setDiagnostics(diagnostics) {
   badge.textContent = String(state.diagnostics.length);
   badge.className = "badge" + (errors ? "" : " warn");
   renderProblems($("problem-list"), state.diagnostics, (d) => {
-    if (d.entry !== null && d.entry !== undefined) select([d.entry], null, false);
+    if (d.entry !== null && d.entry !== undefined) editing.select([d.entry], null, false);
     if (d.line) { showSideTab("json"); jsonView.reveal(d.line, d.column); }
   });
   redraw();
 }
 
-/** An edit from a control: previewed while dragging (`final` false), sent to the server when released. */
-function edit(doc, final) {
-  if (final) commit(doc);
-  else { state.doc = doc; state.items = model.itemsOf(doc); redraw({ inspector: false }); }  // keep the slider being dragged
+/** The gesture under way (a slider drag, arrow keys pressed in a row): its edits are one undo step on the server. */
+let gesture = null;
+function gestureId(kind) {
+  if (!gesture || gesture.kind !== kind) gesture = { kind, id: `${kind}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}` };
+  clearTimeout(gesture.timer);
+  gesture.timer = setTimeout(() => { gesture = null; }, 1000);
+  return gesture.id;
 }
 
-/** A finished edit: becomes the document text and one PUT (one undo step on the server). */
-function commit(doc) {
+/**
+ * An edit from a control. While a slider is dragged (`final` false) each step is sent and rendered at once,
+ * without rebuilding the Inspector under the pointer; the release ends the gesture (one undo step in all).
+ */
+function edit(doc, final) {
+  const id = gestureId("slider");
+  if (final) {
+    commit(doc, id);
+    clearTimeout(gesture?.timer);
+    gesture = null;
+  } else {
+    commit(doc, id, { live: true });
+  }
+}
+
+/** A change: becomes the document text and one PUT (of `gesture`, if any: one undo step per gesture). */
+function commit(doc, gestureName = null, { live = false } = {}) {
   metrics.editStart = performance.now();
   renderer.documentChanging();
   const text = model.formatAHAP(doc);
   state.doc = doc;
-  putText(text);  // first: the server checks and renders it while the page redraws
-  adoptText(text);
+  putText(text, gestureName);  // first: the server checks and renders it while the page redraws
+  const redrawn = performance.now();
+  adoptText(text, { inspector: !live });
+  metrics.localRedraw = performance.now() - redrawn;
 }
 
 /**
  * Sends `text` to the server, then shows its diagnostics and the new render. In order: at once when no PUT is
  * under way, else after the one before.
  */
-function putText(text) {
-  const send = () => own(api.putPattern(text));
+function putText(text, gestureName = null) {
+  const send = () => own(api.putPattern(text, gestureName));
   const sent = state.putsUnderWay === 0 ? send() : null;
   state.putsUnderWay += 1;
   state.putChain = state.putChain.then(async () => {
     try {
+      // A step of a gesture overtaken by a newer edit is not sent: the newest text replaces it anyway.
+      if (!sent && gestureName && text !== state.text) return;
       const reply = await (sent ?? send());
-      metrics.phases = { put: performance.now() - (metrics.editStart ?? performance.now()) };
+      metrics.phases = { put: performance.now() - (metrics.editStart ?? performance.now()), local: metrics.localRedraw };
       if (text !== state.text) return;  // a newer edit follows
       state.revision = reply.revision;
       state.playable = reply.playable;
       setDiagnostics(reply.diagnostics);
       requestRender();
-      refreshStatus();
+      documents.refreshStatus();
     } catch (error) {
       fail(error);
     } finally {
@@ -201,7 +242,7 @@ async function afterServerChange(reply) {
     setDiagnostics(check.diagnostics);
   }
   requestRender();
-  refreshStatus();
+  documents.refreshStatus();
 }
 
 async function undo() {
@@ -211,23 +252,23 @@ async function redo() {
   try { await afterServerChange(await own(api.redo())); } catch (error) { if (error.status === 409) toast("Nothing to redo."); else fail(error); }
 }
 
-async function openFile(path) {
-  try {
-    const reply = await own(api.open(path));
-    state.selection = new Set();
-    state.selectedPoint = null;
-    state.file = reply.file;
-    state.format = reply.format;
-    state.revision = reply.revision;
-    state.playable = reply.playable;
-    state.audioFiles = new Map();
-    const { text } = await api.pattern();
-    adoptText(text);
-    setDiagnostics(reply.diagnostics);
+/** Shows a document just opened (POST /api/open answered, its text fetched): fitted to the window, or in `view`. */
+function showOpened(reply, text, view = null) {
+  state.file = reply.file;
+  state.format = reply.format;
+  state.revision = reply.revision;
+  state.playable = reply.playable;
+  state.audioFiles = new Map();
+  adoptText(text);
+  setDiagnostics(reply.diagnostics);
+  if (view) {
+    timeline.viewStart = view.viewStart;
+    timeline.secondsPerPixel = view.secondsPerPixel;
+    timeline.invalidate();
+  } else {
     timeline.fit();
-    requestRender(true);
-    refreshStatus();
-  } catch (error) { fail(error); }
+  }
+  requestRender(!view);
 }
 
 // --- render, audio files ------------------------------------------------------------------------------
@@ -236,123 +277,15 @@ const renderer = new RenderPipeline(api, timeline, transport, metrics);
 /** Fetches and draws the engine's render of the document (`fit`: zoom to it). */
 function requestRender(fit = false) { renderer.request(state.playable, state.text !== "", fit); }
 
-/** The folder of the open file, relative to the root ("" for the root itself). */
-function patternFolder() {
-  const file = state.file ?? "";
-  return file.includes("/") ? file.slice(0, file.lastIndexOf("/") + 1) : "";
-}
-
 /** Loads the sound of every AudioCustom event once (for its lane's waveform and length). */
-function loadAudioFiles() { loadSounds(api, state.items, patternFolder(), state.audioFiles, redraw); }
-
-// --- editing helpers ------------------------------------------------------------------------------------
-
-function select(entries, point, additive) {
-  if (additive) for (const e of entries) state.selection.has(e) && !point ? state.selection.delete(e) : state.selection.add(e);
-  else state.selection = new Set(entries);
-  state.selectedPoint = point;
-  redraw();
-  const chosen = state.items.filter((i) => state.selection.has(i.index));
-  $("timeline-status").textContent = chosen.length === 1 ? model.describe(chosen[0]) : chosen.length ? `${chosen.length} selected` : "";
-}
-
-function addEvent(type, t) {
-  if (type === "Curve") {
-    const [doc, index] = model.addCurve(state.doc, t);
-    state.selection = new Set([index]);
-    return commit(doc);
-  }
-  let path;
-  if (type === "AudioCustom") {
-    path = inspector.sounds[0];
-    if (!path) { toast("No sound file in the studio folder: drop a WAV on the page first.", true); return; }
-  }
-  const [doc, index] = model.addEvent(state.doc, type, t, path);
-  state.selection = new Set([index]);
-  state.selectedPoint = null;
-  commit(doc);
-}
-
-function removeEntries(indices) {
-  if (!indices.length) return;
-  state.selection = new Set();
-  state.selectedPoint = null;
-  commit(model.deleteEntries(state.doc, indices));
-}
-
-function duplicate(indices) {
-  const doc = model.clone(state.doc);
-  const copies = indices.map((i) => model.clone(doc.Pattern[i]));
-  const first = doc.Pattern.length;
-  doc.Pattern.push(...copies);
-  const moved = model.moveEntries(doc, copies.map((_, n) => first + n), 0.1);
-  state.selection = new Set(copies.map((_, n) => first + n));
-  commit(moved);
-}
-
-/** Arrow keys: move the selection in time (←/→) or change its level (↑/↓); sent once the keys rest. */
-function nudge(dt, dv) {
-  if (!state.doc || state.selection.size === 0) return false;
-  let doc = state.doc;
-  if (state.selectedPoint && dv) {
-    const { index, point } = state.selectedPoint;
-    const item = state.items.find((i) => i.index === index);
-    const p = item?.points[point];
-    if (p) doc = model.moveCurvePoint(doc, index, point, p.time + dt, p.value + dv);
-  } else if (dt) {
-    doc = model.moveEntries(doc, [...state.selection], dt);
-  } else {
-    for (const item of state.items.filter((i) => state.selection.has(i.index) && i.kind === "event")) {
-      const id = item.type.startsWith("Audio") ? "AudioVolume" : "HapticIntensity";
-      doc = model.setEventParameter(doc, item.index, id, Math.min(1, Math.max(0, item.intensity + dv)));
-    }
-  }
-  edit(doc, false);
-  clearTimeout(state.nudgeTimer);
-  state.nudgeTimer = setTimeout(() => commit(state.doc), 350);
-  return true;
-}
-
-// --- status, files ------------------------------------------------------------------------------------
-
-async function refreshStatus() {
-  try {
-    const status = await api.status();
-    applyStatus(status);
-  } catch (error) { fail(error); }
-}
-
-function applyStatus(status) {
-  state.status = status;
-  if (status.file !== undefined) state.file = status.file;
-  const fileState = $("file-state");
-  const name = status.file ?? (state.text ? "untitled (not saved)" : "no pattern open");
-  fileState.textContent = status.diskChanged ? `${name} — changed on disk; you have unsaved edits (saving asks first)`
-    : status.dirty ? `${name} — unsaved edits` : name;
-  fileState.className = "file-state" + (status.diskChanged ? " error" : status.dirty ? " dirty" : "");
-  $("undo-button").disabled = !status.canUndo;
-  $("redo-button").disabled = !status.canRedo;
-  transport.applyStatus(status);
-  document.title = `${status.dirty ? "● " : ""}${status.file ?? "Thrum Studio"} — Thrum Studio`;
-}
-
-async function loadFiles() {
-  const reply = await api.files();
-  state.files = reply.files ?? [];
-  const select = $("file-select");
-  const patterns = state.files.filter((f) => f.kind === "pattern");
-  select.replaceChildren(...patterns.map((f) => new Option(f.path, f.path, false, f.path === state.file)));
-  if (!patterns.length) select.append(new Option("(no patterns in this folder)", ""));
-  const folder = patternFolder();
-  inspector.sounds = state.files.filter((f) => f.kind === "sound" && f.path.startsWith(folder)).map((f) => f.path.slice(folder.length));
-  audioPanel.setSounds(state.files.filter((f) => f.kind === "sound").map((f) => f.path));
-}
+function loadAudioFiles() { loadSounds(api, state.items, documents.folder(), state.audioFiles, redraw); }
 
 // --- save ---------------------------------------------------------------------------------------------
 
 const saveDialog = new SaveDialog(api, {
   toast, fail, currentFile: () => state.file, playable: () => state.playable,
-  saved: async () => { await loadFiles(); refreshStatus(); },
+  entryName: (index) => { const item = state.items.find((i) => i.index === index); return item ? model.describe(item).split(",")[0] : `Pattern[${index}]`; },
+  saved: async (reply) => { if (reply.file) state.file = reply.file; await documents.loadFiles(); await documents.refreshStatus(); },
 });
 const openSave = (path) => saveDialog.open(path);
 
@@ -378,28 +311,44 @@ function showMode(name) {
 }
 
 installKeyboard({
-  undo, redo, save: () => openSave(), duplicate: () => duplicate([...state.selection]),
+  undo, redo, save: () => openSave(), duplicate: () => editing.duplicate(),
   toggle: () => transport.toggle(), toggleLoop: () => transport.toggleLoop(), home: () => transport.seek(0, false),
-  stopAll: () => transport.stopAll(),
-  remove: () => {
-    if (!state.selectedPoint) return removeEntries([...state.selection]);
-    const { index, point } = state.selectedPoint;
-    state.selectedPoint = null;
-    commit(model.deleteCurvePoint(state.doc, index, point));
-  },
-  nudge: (dt, dv) => nudge(dt, dv) || (dt !== 0 && (transport.seek(Math.max(0, transport.position + dt * 10), false), true)),
+  stopAll: () => transport.stopAll(), remove: () => editing.removeSelection(), selectAll: () => editing.selectAll(),
+  copy: () => editing.copy(), cut: () => editing.cut(), paste: () => editing.paste(),
+  toggleSnap: () => setSnap(!timeline.snap), toggleDraw: () => setDrawMode(!timeline.drawMode),
+  shortcuts: () => $("shortcuts-dialog").showModal(),
+  nudge: (dt, dv) => editing.nudge(dt, dv) || (dt !== 0 && (transport.seek(Math.max(0, transport.position + dt * 10), false), true)),
 });
+
+function setSnap(on) {
+  timeline.snap = on;
+  $("snap-button").setAttribute("aria-pressed", String(on));
+  try { localStorage.setItem("thrum-studio-snap", on ? "1" : "0"); } catch { /* not kept */ }
+}
+function setDrawMode(on) {
+  timeline.drawMode = on;
+  $("draw-button").setAttribute("aria-pressed", String(on));
+  $("timeline-status").textContent = on ? "Draw: drag across a curve lane to draw it (D or ✎ Draw to stop)" : "";
+}
+setSnap(localStorage.getItem("thrum-studio-snap") !== "0");
+$("snap-button").addEventListener("click", () => setSnap(!timeline.snap));
+$("draw-button").addEventListener("click", () => setDrawMode(!timeline.drawMode));
+$("shortcuts-list").replaceChildren(...SHORTCUTS.flatMap(([keys, text]) => [
+  Object.assign(document.createElement("kbd"), { textContent: keys }), Object.assign(document.createElement("span"), { textContent: text })]));
+$("shortcuts-button").addEventListener("click", () => $("shortcuts-dialog").showModal());
+$("shortcuts-close").addEventListener("click", () => $("shortcuts-dialog").close());
+installLayout(timeline, jsonView);
 
 // --- wiring -------------------------------------------------------------------------------------------
 
-$("open-button").addEventListener("click", () => { const path = $("file-select").value; if (path) openFile(path); });
+$("open-button").addEventListener("click", () => { const path = $("file-select").value; if (path) documents.open(path); });
 $("file-select").addEventListener("keydown", (event) => { if (event.key === "Enter") $("open-button").click(); });
 $("undo-button").addEventListener("click", undo);
 $("redo-button").addEventListener("click", redo);
 $("save-button").addEventListener("click", () => openSave());
 for (const name of ["inspector", "json", "problems"]) $(`side-tab-${name}`).addEventListener("click", () => showSideTab(name));
 for (const name of ["edit", "compare", "audio"]) $(`tab-${name}`).addEventListener("click", () => showMode(name));
-for (const b of document.querySelectorAll("[data-add]")) b.addEventListener("click", () => addEvent(b.dataset.add, transport.position));
+for (const b of document.querySelectorAll("[data-add]")) b.addEventListener("click", () => editing.add(b.dataset.add, transport.position));
 $("zoom-in").addEventListener("click", () => timeline.zoom(1.5));
 $("zoom-out").addEventListener("click", () => timeline.zoom(1 / 1.5));
 $("zoom-fit").addEventListener("click", () => timeline.fit());
@@ -414,11 +363,11 @@ document.addEventListener("drop", (e) => {
   dragDepth = 0;
   $("drop-hint").hidden = true;
   const file = e.dataTransfer?.files?.[0];
-  if (file) { showMode("audio"); audioPanel.upload(file).then(loadFiles).catch(fail); }
+  if (file) { showMode("audio"); audioPanel.upload(file).then(() => documents.loadFiles()).catch(fail); }
 });
 
-api.addEventListener("hello", (e) => applyStatus(e.detail.status));
-api.addEventListener("status", (e) => applyStatus(e.detail));
+api.addEventListener("hello", (e) => documents.applyStatus(e.detail.status));
+api.addEventListener("status", (e) => documents.applyStatus(e.detail));
 api.addEventListener("position", (e) => {
   metrics.positions = (metrics.positions ?? []).slice(-600);
   metrics.positions.push([performance.now(), e.detail.position, e.detail.playing]);
@@ -455,14 +404,14 @@ async function documentChanged(detail) {
   }
   if (revision <= state.revision) return;
   try {
-    if (source === "open") { state.file = (await api.status()).file; await loadFiles(); }
+    if (source === "open") { state.file = (await api.status()).file; await documents.loadFiles(); }
     await afterServerChange(null);
-    if (source === "open") requestRender(true);
+    if (source === "open") { timeline.fit(); requestRender(true); }
   } catch (error) { fail(error); }
 }
 api.addEventListener("diskChanged", (e) => {
   toast(e.detail.reloaded ? `${e.detail.file} changed on disk: reloaded.` : e.detail.message ?? `${e.detail.file} changed on disk; you have unsaved edits.`, !e.detail.reloaded);
-  refreshStatus();
+  documents.refreshStatus();
 });
 api.addEventListener("connection", (e) => {
   if (!e.detail.connected) toast("Lost the connection to `thrum studio`; retrying…", true);
@@ -471,8 +420,8 @@ api.addEventListener("connection", (e) => {
 async function start() {
   try {
     const status = await api.status();
-    applyStatus(status);
-    await loadFiles();
+    documents.applyStatus(status);
+    await documents.loadFiles();
     await transport.loadSettings();
     if (status.file || status.revision > 0) {
       await afterServerChange(null);
@@ -486,6 +435,7 @@ async function start() {
     document.documentElement.classList.remove("studio-loading");
     document.documentElement.classList.add("studio-ready");
     metrics.ready = performance.now();
+    documents.offerRecovery();
   } catch (error) {
     fail(error);
     $("file-state").textContent = error.status === 401 ? "Not authorised: open the link `thrum studio` printed (it carries the token)." : error.message;

@@ -3,8 +3,8 @@
 // and the audio spectrogram. It draws what the controller gives it and reports gestures through `actions`;
 // it never changes the document itself. Redraws are coalesced to one per animation frame.
 
-import { controlRange } from "./model.js";
 import { columnPeaks, regroupPeaks } from "./wav.js";
+import { Gestures } from "./gestures.js";
 import { GUTTER, RIGHT, drawLoopStrip, drawRuler, drawEventLane, drawCurveLane, drawEffective, drawWave, drawSpectrogram } from "./lanes.js";
 
 const EVENT_LANES = [
@@ -25,7 +25,7 @@ export class Timeline {
   /**
    * @param {HTMLCanvasElement} canvas
    * @param {object} actions callbacks: select(entries, point, additive), move(entries, seconds), movePoint(index, point, t, value),
-   *   add(type, t), addPoint(index, t, value), seek(t, scrubbing), loop(start, end), hover(text)
+   *   add(type, t), addPoint(index, t, value), seek(t, scrubbing), loop(start, end), hover(text), drawCurve(id, stroke)
    */
   constructor(canvas, actions) {
     this.canvas = canvas;
@@ -46,6 +46,8 @@ export class Timeline {
     this.viewStart = 0;
     this.secondsPerPixel = 0.002;
     this.drag = null;
+    this.snap = true;             // snap times to the grid and to other events (gestures.js)
+    this.drawMode = false;        // drag on a curve lane draws it freehand
     this.pending = false;
     this.staticCanvas = document.createElement("canvas");
     this.staticDirty = true;
@@ -180,6 +182,7 @@ export class Timeline {
     screen.setTransform(1, 0, 0, 1, 0, 0);
     screen.drawImage(this.staticCanvas, 0, 0);
     screen.setTransform(this.ratio, 0, 0, this.ratio, 0, 0);
+    this.drawOverlay(screen);
     const ruler = this.rulerLane ?? { y: 16 };
     const px = Math.round(this.x(this.position)) + 0.5;
     if (px < GUTTER || px > this.width) return;
@@ -300,7 +303,7 @@ export class Timeline {
       (index % 5 === 0 ? major : minors).push(index * minor);
     }
     const decimals = Math.max(0, Math.ceil(-Math.log10(step) - 1e-9));
-    return { major, minors, decimals };
+    return { major, minors, decimals, step };
   }
 
   drawLane(lane, ticks) {
@@ -332,157 +335,6 @@ export class Timeline {
   shifted(item) {
     return this.drag?.kind === "move" && this.selection.has(item.index) ? Math.max(0, item.time + this.drag.delta) - item.time : 0;
   }
-
-  // --- gestures --------------------------------------------------------------------------------------
-
-  local(event) {
-    const rect = this.canvas.getBoundingClientRect();
-    return { x: event.clientX - rect.left, y: event.clientY - rect.top };
-  }
-
-  /** The item (and curve point) under (x, y) in `lane`, or null. */
-  hit(lane, x, y) {
-    if (!lane) return null;
-    if (lane.kind === "curve") {
-      const [low, high] = controlRange(lane.id);
-      const top = lane.y + 6, base = lane.y + lane.height - 6, h = base - top;
-      const yOf = (v) => base - ((Math.min(Math.max(v, low), high) - low) / (high - low)) * h;
-      for (const item of this.items) {
-        if (item.id !== lane.id) continue;
-        if (item.kind === "parameter" && Math.abs(this.x(item.time) - x) < 6) return { item };
-        if (item.kind !== "curve") continue;
-        for (let n = 0; n < item.points.length; n++) {
-          const p = item.points[n];
-          if (Math.abs(this.x(p.time) - x) < 6 && Math.abs(yOf(p.value) - y) < 8) return { item, point: n };
-        }
-      }
-      for (const item of this.items) {
-        if (item.kind === "curve" && item.id === lane.id && item.points.length &&
-          x >= this.x(item.points[0].time) - 3 && x <= this.x(item.points[item.points.length - 1].time) + 3) return { item };
-      }
-      return null;
-    }
-    if (lane.kind !== "events") return null;
-    let best = null, bestDistance = Infinity;
-    for (const item of this.items) {
-      if (item.kind !== "event" || item.type !== lane.key) continue;
-      const [a, b] = this.itemSpan(item);
-      const distance = lane.key === "HapticTransient" ? Math.abs(this.x(a) - x)
-        : x >= this.x(a) - 2 && x <= Math.max(this.x(b), this.x(a) + 2) + 2 ? 0 : Infinity;
-      if (distance < 7 && distance <= bestDistance) { best = item; bestDistance = distance; }
-    }
-    return best ? { item: best } : null;
-  }
-
-  pointerDown(event) {
-    if (event.button !== 0) return;
-    this.canvas.focus();
-    const { x, y } = this.local(event);
-    if (x < GUTTER) return;
-    const lane = this.laneAt(y);
-    if (!lane) return;
-    this.canvas.setPointerCapture(event.pointerId);
-    const t = this.t(x);
-    if (lane.key === "loop") {
-      const [a, b] = this.loopSpan();
-      const visible = this.loopVisible();
-      let edge = null;
-      if (visible && Math.abs(this.x(a) - x) < 6) edge = "start";
-      else if (visible && Math.abs(this.x(b) - x) < 6) edge = "end";
-      this.drag = { kind: "loop", edge, anchor: t, start: a, end: b, moved: false, x };
-      return;
-    }
-    if (lane.kind === "events" || lane.kind === "curve") {
-      const found = this.hit(lane, x, y);
-      if (found) {
-        const additive = event.shiftKey || event.ctrlKey || event.metaKey;
-        if (!this.selection.has(found.item.index) || found.point !== undefined) {
-          this.actions.select([found.item.index], found.point !== undefined ? { index: found.item.index, point: found.point } : null, additive);
-        }
-        if (found.point !== undefined) {
-          this.drag = { kind: "point", index: found.item.index, point: found.point, lane, x, y, moved: false, time: 0, value: 0 };
-        } else {
-          this.drag = { kind: "move", x, delta: 0, moved: false };
-        }
-      } else {
-        if (!event.shiftKey) this.actions.select([], null, false);
-        this.drag = null;
-      }
-      this.invalidate();
-      return;
-    }
-    // ruler and the rendered lanes: seek, and scrub while dragging
-    this.drag = { kind: "scrub", x };
-    this.actions.seek(Math.max(0, t), false);
-  }
-
-  pointerMove(event) {
-    const { x, y } = this.local(event);
-    const t = this.t(x);
-    if (x >= GUTTER) this.actions.hover(`${t.toFixed(3)} s`);
-    const d = this.drag;
-    if (!d) {
-      const lane = this.laneAt(y);
-      const over = x >= GUTTER && lane && (lane.key === "loop" || this.hit(lane, x, y));
-      this.canvas.style.cursor = lane?.key === "loop" ? "ew-resize" : over ? "grab" : lane && ["ruler", "haptic", "audio", "spectrogram", "effective"].includes(lane.key) ? "text" : "default";
-      return;
-    }
-    if (Math.abs(x - d.x) > 2) d.moved = true;
-    if (!d.moved) return;
-    if (d.kind === "loop") {
-      if (d.edge === "start") d.start = Math.max(0, Math.min(t, d.end - 0.001));
-      else if (d.edge === "end") d.end = Math.max(t, d.start + 0.001);
-      else { d.start = Math.max(0, Math.min(d.anchor, t)); d.end = Math.max(d.anchor, t); }
-      this.loop = { ...this.loop, start: d.start, end: d.end };
-    } else if (d.kind === "move") {
-      d.delta = (x - d.x) * this.secondsPerPixel;
-    } else if (d.kind === "point") {
-      const [low, high] = controlRange(d.lane.id);
-      const top = d.lane.y + 6, base = d.lane.y + d.lane.height - 6;
-      d.time = Math.max(0, t);
-      d.value = Math.min(high, Math.max(low, low + ((base - y) / (base - top)) * (high - low)));
-    } else if (d.kind === "scrub") {
-      this.actions.seek(Math.max(0, t), true);
-    }
-    this.invalidate();
-  }
-
-  pointerUp(event) {
-    const d = this.drag;
-    this.drag = null;
-    if (!d) return;
-    if (d.kind === "loop" && d.moved) this.actions.loop(d.start, d.end);
-    if (d.kind === "move" && d.moved && d.delta !== 0) this.actions.move([...this.selection], d.delta);
-    if (d.kind === "point" && d.moved) this.actions.movePoint(d.index, d.point, d.time, d.value);
-    if (d.kind === "scrub") this.actions.seek(Math.max(0, this.t(this.local(event).x)), false);
-    this.invalidate();
-  }
-
-  doubleClick(event) {
-    const { x, y } = this.local(event);
-    const lane = this.laneAt(y);
-    if (!lane || x < GUTTER) return;
-    const t = Math.max(0, this.t(x));
-    if (lane.kind === "events" && !this.hit(lane, x, y)) this.actions.add(lane.key, t);
-    if (lane.kind === "curve") {
-      const curve = this.items.find((i) => i.kind === "curve" && i.id === lane.id && i.points.length &&
-        t >= i.points[0].time && t <= i.points[i.points.length - 1].time) ??
-        this.items.find((i) => i.kind === "curve" && i.id === lane.id);
-      if (!curve || this.hit(lane, x, y)?.point !== undefined) return;
-      const [low, high] = controlRange(lane.id);
-      const top = lane.y + 6, base = lane.y + lane.height - 6;
-      this.actions.addPoint(curve.index, t, Math.min(high, Math.max(low, low + ((base - y) / (base - top)) * (high - low))));
-    }
-  }
-
-  wheel(event) {
-    event.preventDefault();
-    const { x } = this.local(event);
-    if (event.shiftKey || Math.abs(event.deltaX) > Math.abs(event.deltaY)) {
-      this.viewStart += (event.deltaX || event.deltaY) * this.secondsPerPixel;
-      this.invalidate();
-      return;
-    }
-    this.zoom(Math.exp(-event.deltaY * 0.0025), this.t(Math.max(GUTTER, x)));
-  }
 }
+
+Object.assign(Timeline.prototype, Gestures);

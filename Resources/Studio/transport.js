@@ -92,7 +92,7 @@ export class Transport {
   applyStatus(status) {
     this.rate = status.rate ?? 1;
     this.loop = { enabled: !!status.loop, start: status.loopStart ?? 0, end: status.loopEnd ?? 0 };
-    if (this.mode === "engine") {
+    if (this.mode === "engine" && !this.acting) {
       this.engineAnchor = { position: status.position ?? 0, at: performance.now() };
       this.showPlaying(!!status.playing && !status.paused);
     }
@@ -128,7 +128,7 @@ export class Transport {
   }
 
   onPosition(message) {
-    if (this.mode !== "engine") return;
+    if (this.mode !== "engine" || this.acting) return;
     this.engineAnchor = { position: message.position, at: performance.now() };
     this.showPlaying(!!message.playing && !message.paused);
     this.compareExport = message.export ?? null;
@@ -136,6 +136,8 @@ export class Transport {
   }
 
   async send(fields) {
+    // Until the server answers, pushed messages were sent before the action: they must not undo what it shows.
+    this.acting = (this.acting ?? 0) + 1;
     try {
       const status = await this.api.transport(fields);
       this.hooks.refreshStatus?.();
@@ -151,6 +153,8 @@ export class Transport {
         this.hooks.fail(error);
       }
       return null;
+    } finally {
+      this.acting -= 1;
     }
   }
 

@@ -32,6 +32,8 @@ package final class Studio: HTTPHandler, @unchecked Sendable {
     var watcher: FileWatcher?
     var settings: StudioSettings
     let transport = StudioTransport()
+    /// Each file's undo history and transport across switching files, gestures, the recovery file (issue 39).
+    let sessions = StudioSessions()
     /// The last render made or being made, for the requests of the same revision and options (the page asks
     /// for its peaks, then for its WAV); dropped when the document, the settings or a sound under the root change.
     var renderJob: RenderJob?
@@ -92,6 +94,7 @@ package final class Studio: HTTPHandler, @unchecked Sendable {
             if playing || ended || wasPlaying != playing { messages.append(positionMessage()) }
             if ended { messages.append(statusMessage()) }
             messages += watchedFileMessages()
+            sessions.keepRecovery(root: root, revision: revision, dirtyDocument: isDirty ? document : nil)
             return playing
         }
         for message in messages { hub.broadcast(message) }
@@ -122,7 +125,7 @@ package final class Studio: HTTPHandler, @unchecked Sendable {
             "position": transport.comparing?.position ?? transport.position,
             "duration": document?.pattern.map { max(transport.duration, $0.duration) } ?? 0,
             "loop": transport.loop, "loopStart": transport.loopStart, "loopEnd": transport.loopEnd,
-            "rate": Double(transport.rate),
+            "loopCount": transport.loopCount, "rate": Double(transport.rate),
             "device": transport.engine == nil ? JSONNull() : settings.device,
             "deviceError": transport.deviceError ?? JSONNull(),
             "channels": transport.engine?.options.channelMap.description ?? settings.channels ?? JSONNull(),

@@ -50,7 +50,7 @@ extension Studio {
         StudioRoute(method: "POST", path: "/api/analysis", bodyLimit: StudioLimits.jsonBytes) { try $0.analyze($1) },
         StudioRoute(method: "GET", path: "/api/compare", bodyLimit: 0) { try $0.compareList($1) },
         StudioRoute(method: "POST", path: "/api/compare", bodyLimit: StudioLimits.jsonBytes) { try $0.comparePlay($1) },
-    ]
+    ] + sessionRoutes
 
     /// The body as a JSON object ({} when empty).
     static func object(_ request: HTTPRequest) throws -> [String: Any] {
@@ -109,8 +109,7 @@ extension Studio {
         let bytes = try root.read(path, limit: StudioLimits.patternBytes)
         let opened = StudioDocument.opening(bytes, file: path, root: root)
         let answer: [String: Any] = lock.withLock { _ in
-            transport.stop()
-            history.clear()
+            switchDocument(to: path)
             change(to: opened, recording: false)
             savedText = opened.text
             diskBytes = bytes
@@ -143,7 +142,8 @@ extension Studio {
             var edited = edited
             edited.file = document?.file
             edited.format = document?.format ?? .ahap
-            change(to: edited, recording: document != nil)
+            let step = sessions.startsStep(gesture: request.queryValue("gesture"))
+            change(to: edited, recording: document != nil && step)
             return (documentAnswer(), true)
         }
         if changed { hub.broadcast(lock.withLock { _ in documentMessage("edit") }) }

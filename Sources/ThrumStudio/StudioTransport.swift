@@ -26,6 +26,12 @@ final class StudioTransport {
     private var successor: (player: any CHHapticAdvancedPatternPlayer, pattern: CHHapticPattern, at: Double)?
     /// Where playback resumes when nothing plays (seconds).
     private var heldPosition = 0.0
+    /// Loop passes made by seams (a loop region starting later, an edit heard at the seam): each seam starts a
+    /// new player, whose own count starts at 0 again.
+    private var seamPasses = 0
+    /// A seek the render thread has not applied yet: reported as the position (running on at the rate) until the
+    /// player's own position gets there, so the position pushed right after a seek is already the new one.
+    private var pendingSeek: (position: Double, at: Double)?
     /// The compare run: each export's players and engine times.
     private var compareRun: [(export: String, players: [any CHHapticAdvancedPatternPlayer], start: Double, end: Double)] = []
 
@@ -110,8 +116,21 @@ final class StudioTransport {
     var isPlaying: Bool { (player != nil && !paused && state != nil) || comparing != nil }
 
     /// Pattern seconds of the player (the held position when none plays).
-    var position: Double { paused ? heldPosition : state?.seconds ?? heldPosition }
-    var loopCount: Int { state?.loopCount ?? 0 }
+    var position: Double {
+        if paused { return heldPosition }
+        guard let now = state else { return heldPosition }
+        if let seek = pendingSeek, let engine {
+            let elapsed = max(0, engine.currentTime - seek.at)
+            let expected = seek.position + elapsed * Double(rate)
+            // The player reports the new place once the render thread took the seek (its next period); a
+            // quarter second without that (a loop wrapped meanwhile) ends the wait anyway.
+            if abs(now.seconds - expected) > 0.05 && elapsed < 0.25 { return expected }
+            pendingSeek = nil
+        }
+        return now.seconds
+    }
+    /// Loop passes completed since playback started: the engine's own (a loop from 0) plus those made by seams.
+    var loopCount: Int { seamPasses + (state?.loopCount ?? 0) }
     var duration: Double { (player as? ThrumPlayerState)?.duration ?? pattern?.duration ?? 0 }
 
     /// The export of the compare run sounding now, and its position.
@@ -133,12 +152,14 @@ final class StudioTransport {
         }
         if player != nil && state != nil { return }  // already playing
         let player = try makePlayer(pattern, on: engine)
+        seamPasses = 0
         do {
             if heldPosition > 0 { try player.seek(toOffset: heldPosition) }
             try player.start(atTime: CHHapticTimeImmediate)
         } catch {
             throw Self.failure(error)
         }
+        if heldPosition > 0 { pendingSeek = (heldPosition, engine.currentTime) }
         self.player = player
         self.pattern = pattern
         pendingPattern = nil
@@ -162,6 +183,8 @@ final class StudioTransport {
         pendingPattern = nil
         paused = false
         heldPosition = 0
+        seamPasses = 0
+        pendingSeek = nil
     }
 
     private func stopCompare() {
@@ -173,6 +196,7 @@ final class StudioTransport {
         heldPosition = seconds
         guard let player, state != nil else { return }
         do { try player.seek(toOffset: seconds) } catch { throw Self.failure(error) }
+        if !paused, let engine { pendingSeek = (seconds, engine.currentTime) }
     }
 
     func setLoop(_ enabled: Bool?, start: Double?, end: Double?) {
@@ -194,6 +218,10 @@ final class StudioTransport {
     /// document with errors keeps the last good version playing.
     func documentChanged(_ pattern: CHHapticPattern?) {
         guard let pattern else { return }
+        if loopStart > 0 && loopStart >= pattern.duration {
+            // A loop region wholly after the new version's end would never play: the loop starts over.
+            (loop, loopStart, loopEnd) = (false, 0, 0)
+        }
         guard let engine, let old = player, state != nil, !paused else {
             // Nothing sounds: the next play uses the new version from the held position.
             if paused { heldPosition = position }
@@ -229,6 +257,7 @@ final class StudioTransport {
             player = next.player
             pattern = next.pattern
             successor = nil
+            seamPasses += 1
         }
         guard let player, let pattern, !paused else { return false }
         guard let now = state else {
@@ -256,6 +285,28 @@ final class StudioTransport {
         successor = (next, nextPattern, at)
         pendingPattern = nil
         return false
+    }
+
+    /// What of the transport belongs to a document (issue 39): stashed when another file opens, restored
+    /// when it opens again; a file never opened before starts from ``Settings/init()``.
+    struct Settings {
+        var loop = false
+        var loopStart = 0.0
+        /// 0: the pattern's end.
+        var loopEnd = 0.0
+        var rate: Float = 1
+        /// Where playback resumes (seconds).
+        var position = 0.0
+    }
+
+    /// The current document's settings, to stash.
+    var settings: Settings { Settings(loop: loop, loopStart: loopStart, loopEnd: loopEnd, rate: rate, position: position) }
+
+    /// Stops playback and takes `settings` (another document opens).
+    func restore(_ settings: Settings) {
+        stop()
+        (loop, loopStart, loopEnd, rate) = (settings.loop, settings.loopStart, settings.loopEnd, settings.rate)
+        heldPosition = settings.position
     }
 
     /// Plays `exports` back to back from 0.1 s ahead, `gap` seconds apart; each export's patterns start

@@ -342,9 +342,18 @@ def drag(driver, start, end):
     actions.perform()
 
 
+def snap_off(driver):
+    """Turns Snap off (these tests place things to the pixel; snapping has tests of its own)."""
+    button = driver.find_element(By.ID, "snap-button")
+    if button.get_attribute("aria-pressed") == "true":
+        button.click()
+    assert button.get_attribute("aria-pressed") == "false"
+
+
 def test_timeline_gestures_move_add_and_delete_events(studio, browser, root):
     load(browser, studio)
     open_pattern(browser, "heartbeat.ahap")
+    snap_off(browser)
     times = lambda: [e["Event"]["Time"] for e in studio.pattern()["Pattern"] if "Event" in e]
     assert times() == [0.0, 0.14]
     # Drag the second transient 0.2 s later (to within a pixel's worth of time).
@@ -369,6 +378,7 @@ def test_timeline_gestures_move_add_and_delete_events(studio, browser, root):
 def test_a_loop_region_dragged_on_the_loop_strip_reaches_the_engine(studio, browser):
     load(browser, studio)
     open_pattern(browser, "heartbeat.ahap")
+    snap_off(browser)
     seconds_per_pixel = browser.execute_script("return window.studio.timeline.secondsPerPixel")
     drag(browser, lane_point(browser, "loop", 0.2), lane_point(browser, "loop", 0.6))
     status = wait_for(lambda: (s := studio.status())["loop"] and s, message="the loop region")
@@ -450,6 +460,7 @@ def test_dragging_a_curve_point_changes_its_time_and_value(studio, browser, root
     assert curve["ParameterCurveControlPoints"][1] == {"Time": 0.5, "ParameterValue": 1.0}
     load(browser, studio)
     open_pattern(browser, "parameter-curve.ahap")
+    snap_off(browser)
     lane = browser.execute_script("const l = window.studio.timeline.lanes().find(l => l.key === 'curve:HapticIntensityControl');"
                                   "return [l.y + 6, l.y + l.height - 6]")  # the value axis: 1 at the top, 0 at the bottom
     seconds_per_pixel = browser.execute_script("return window.studio.timeline.secondsPerPixel")
