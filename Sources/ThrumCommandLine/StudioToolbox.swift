@@ -113,8 +113,10 @@ struct CommandLineStudioToolbox: StudioToolbox {
 
     /// Settings as the JSON object `thrum analyze --settings` reads.
     static func object(_ settings: AnalysisSettings) -> [String: Any] {
-        var object: [String: Any] = ["normalize": settings.normalize]
+        var object: [String: Any] = [:]
+        for (key, path) in AnalysisSettingsFile.flags { object[key] = settings[keyPath: path] }
         for (key, path) in AnalysisSettingsFile.numbers { object[key] = settings[keyPath: path] }
+        for (key, path) in AnalysisSettingsFile.counts { object[key] = settings[keyPath: path] }
         return object
     }
 
