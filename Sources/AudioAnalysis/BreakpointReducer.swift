@@ -78,7 +78,9 @@ package enum BreakpointReducer {
             let mid = smallest.mid
             guard alive[mid], previous[mid] == smallest.left, next[mid] == smallest.right else { continue }
             remove(mid)
-            for neighbour in [smallest.left, smallest.right] where previous[neighbour] >= 0 && next[neighbour] < count {
+            for side in 0..<2 {
+                let neighbour = side == 0 ? smallest.left : smallest.right
+                guard previous[neighbour] >= 0 && next[neighbour] < count else { continue }
                 heap.push(Triangle(score: area(previous[neighbour], neighbour, next[neighbour]),
                     left: previous[neighbour], mid: neighbour, right: next[neighbour]))
             }
@@ -115,7 +117,9 @@ package enum BreakpointReducer {
             alive[mid] = false
             next[previous[mid]] = next[mid]
             previous[next[mid]] = previous[mid]
-            for neighbour in [nearest.left, nearest.right] where previous[neighbour] >= 0 && next[neighbour] < count {
+            for side in 0..<2 {
+                let neighbour = side == 0 ? nearest.left : nearest.right
+                guard previous[neighbour] >= 0 && next[neighbour] < count else { continue }
                 heap.push(Triangle(score: distance(previous[neighbour], neighbour, next[neighbour]),
                     left: previous[neighbour], mid: neighbour, right: next[neighbour]))
             }

@@ -33,7 +33,7 @@ struct SpectralFrames {
         let fft = RealFFT(size: size)
         let work = UnsafeMutablePointer<Float>.allocate(capacity: size)
         let power = UnsafeMutablePointer<Float>.allocate(capacity: fft.binCount)
-        let magnitude = UnsafeMutablePointer<Float>.allocate(capacity: fft.binCount)
+        let magnitude = UnsafeMutablePointer<Float>.allocate(capacity: half)
         let previous = UnsafeMutablePointer<Float>.allocate(capacity: half)
         previous.initialize(repeating: 0, count: half)
         defer {
@@ -57,45 +57,55 @@ struct SpectralFrames {
         bright.reserveCapacity(frameCount)
         total.reserveCapacity(frameCount)
         riseHz.reserveCapacity(frameCount)
-        for frame in stride(from: 1, through: frameCount, by: 1) {
-            let end = frame * hop  // samples consumed
-            let first = end - size
-            for i in 0..<size {
-                let n = first + i
-                work[i] = n >= 0 && n < mono.count ? mono[n] * window[i] : 0
+        mono.withUnsafeBufferPointer { sound in
+            window.withUnsafeBufferPointer { window in
+                for frame in stride(from: 1, through: frameCount, by: 1) {
+                    let end = frame * hop  // samples consumed
+                    let first = end - size
+                    // Zeros before the start and after the end of the sound.
+                    let from = max(0, -first)
+                    let to = min(size, sound.count - first)
+                    if to <= from {
+                        work.update(repeating: 0, count: size)
+                    } else {
+                        for i in 0..<from { work[i] = 0 }
+                        for i in from..<to { work[i] = sound[first &+ i] * window[i] }
+                        for i in to..<size { work[i] = 0 }
+                    }
+                    fft.powerSpectrum(of: work, into: power)
+                    analyse(end: end)
+                }
             }
-            fft.powerSpectrum(of: work, into: power)
-            for k in 0...half { magnitude[k] = power[k].squareRoot() }
+        }
+        func analyse(end: Int) {
             var rise: Float = 0
             var sum: Float = 0
             var gain: Float = 0
             var gainMoment: Float = 0
-            var brightSum: Float = 0
             for k in 0..<half {
-                let m = magnitude[k]
+                let m = power[k].squareRoot()
+                magnitude[k] = m
                 let change = m - previous[k]
+                previous[k] = m
                 rise += change
                 sum += m
-                if change > 0 {
-                    gain += change
-                    gainMoment += change * Float(k)
-                }
-                if k >= brightStart { brightSum += m }
-                previous[k] = m
+                let gained = max(change, 0)
+                gain += gained
+                gainMoment += gained * Float(k)
             }
             var below: Float = 0
-            for k in 0..<filterStart { below += magnitude[k] }
+            var moment: Float = 0
+            for k in 0..<filterStart {
+                below += magnitude[k]
+                moment += magnitude[k] * Float(k)
+            }
+            var brightSum: Float = 0
+            for k in brightStart..<half { brightSum += magnitude[k] }
             var value: Float = 0
             if below >= minimumEnergy {
-                var weight: Float = 0
-                var moment: Float = 0
-                for k in 0..<filterStart {
-                    weight += magnitude[k]
-                    moment += magnitude[k] * Float(k)
-                }
-                weight += magnitude[half]
-                moment += magnitude[half] * Float(half)
-                value = weight > 0 ? moment / weight / Float(half) : 0
+                let nyquist = power[half].squareRoot()
+                let weight = below + nyquist
+                value = weight > 0 ? (moment + nyquist * Float(half)) / weight / Float(half) : 0
             }
             times.append(Double(end) / sampleRate - Double(half) / sampleRate)
             flux.append(max(rise, 0))
