@@ -48,6 +48,13 @@ public struct AnalysisSettings: Sendable, Equatable {
     /// Offline: how far the amplitude may go on rising at the next breakpoint, as a fraction of the
     /// rise into the candidate (0…10), for it still to be a peak. Meta: `emphasis.plateau_factor_percent` ÷ 100.
     public var plateau: Double
+    /// Offline: seconds before a breakpoint within which its rise is measured from the lowest breakpoint
+    /// (0…0.5; 0: from the breakpoint before, as Haptics Studio does). Thrum's own.
+    public var riseWindow: Double
+    /// Offline: least share of a candidate's spectrum that is new (its spectral flux ÷ its frame's
+    /// magnitude, 0…1): about 1 for a hit out of quiet, near 0 for noise swelling. Thrum's own; 0 (no
+    /// gate) in Haptics Studio's settings.
+    public var minimumFlux: Double
     /// Offline: fraction by which the envelope is lowered at each emphasis, to leave room for it (0…1).
     /// Meta: `emphasis.ducking_percent` ÷ 100.
     public var ducking: Double
@@ -117,7 +124,8 @@ public struct AnalysisSettings: Sendable, Equatable {
         bandLow: Double = 20, bandHigh: Double = 2000, rmsWindow: Double = 0.0001, attack: Double = 0.0001,
         hold: Double = 0.0015, release: Double = 0.1, timeBetweenUpdates: Double = 0.001,
         onsetSensitivity: Double = 0.5, minimumOnsetInterval: Double = 0.1, emphasis: Bool = true,
-        minimumRise: Double = 0.1, plateau: Double = 0.25, ducking: Double = 0.2,
+        minimumRise: Double = 0.1, plateau: Double = 0.25, riseWindow: Double = 0.03, minimumFlux: Double = 0.3,
+        ducking: Double = 0.2,
         emphasisSharpnessMin: Double = 0, emphasisSharpnessMax: Double = 1, textureEmphasis: Bool = true,
         textureBrightness: Double = 0.25, textureDensity: Double = 10,
         breakpointsPerSecond: Double = 40, frequencyBreakpointsPerSecond: Double = 30,
@@ -138,6 +146,8 @@ public struct AnalysisSettings: Sendable, Equatable {
         self.emphasis = emphasis
         self.minimumRise = minimumRise
         self.plateau = plateau
+        self.riseWindow = riseWindow
+        self.minimumFlux = minimumFlux
         self.ducking = ducking
         self.emphasisSharpnessMin = emphasisSharpnessMin
         self.emphasisSharpnessMax = emphasisSharpnessMax
@@ -172,7 +182,7 @@ public struct AnalysisSettings: Sendable, Equatable {
     /// `PreprocessingSettings::default()`): 60 breakpoints a second in both envelopes, 50 % ducking, the
     /// sound as it is (no normalising), a spectrum every 1/8 window, no texture emphasis.
     public static let studio = AnalysisSettings(
-        ducking: 0.5, textureEmphasis: false, breakpointsPerSecond: 60, frequencyBreakpointsPerSecond: 60,
+        riseWindow: 0, minimumFlux: 0, ducking: 0.5, textureEmphasis: false, breakpointsPerSecond: 60, frequencyBreakpointsPerSecond: 60,
         normalize: false, overlap: 8)
     /// UI sounds (ticks, taps, confirmations): short tails, a fast live envelope, sensitive emphasis.
     public static let ui = AnalysisSettings(
@@ -216,6 +226,8 @@ public struct AnalysisSettings: Sendable, Equatable {
         try check("minimumOnsetInterval", minimumOnsetInterval, 0...2)
         try check("minimumRise", minimumRise, 0...1)
         try check("plateau", plateau, 0...10)
+        try check("riseWindow", riseWindow, 0...0.5)
+        try check("minimumFlux", minimumFlux, 0...1)
         try check("ducking", ducking, 0...1)
         try check("emphasisSharpnessMin", emphasisSharpnessMin, 0...1)
         try check("emphasisSharpnessMax", emphasisSharpnessMax, 0...1)

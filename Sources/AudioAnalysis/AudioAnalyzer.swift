@@ -23,6 +23,10 @@ package enum AudioAnalyzer {
         scale: EnvelopeScale = .intensity
     ) -> HapticAnalysis {
         precondition(channels >= 1 && sampleRate > 0, "AudioAnalyzer: channels ≥ 1 and a positive sample rate")
+        guard samples.count >= channels else {
+            let zero = [Breakpoint(time: 0, value: 0)]
+            return HapticAnalysis(duration: 0, scale: scale, envelope: zero, sharpness: zero, transients: [], peakLevel: 0)
+        }
         let mono = AmplitudeEnvelope.preprocess(samples: samples, channels: channels, settings: settings)
         var loudest: Float = 0
         for i in 0..<(samples.count / channels * channels) { loudest = max(loudest, abs(samples[i])) }

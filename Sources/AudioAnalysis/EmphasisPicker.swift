@@ -4,16 +4,25 @@
 /// emphasis_detection.rs`, MIT; the code is Thrum's), among the reduced breakpoints in time order:
 /// 1. A breakpoint is a candidate when it rose by more than `minimumRise` from the breakpoint before it,
 ///    the next one is below it or rises by less than `plateau` × that rise, and it is at least
-///    `minimumOnsetInterval` after the previous candidate.
+///    `minimumOnsetInterval` after the previous candidate. (Thrum's `riseWindow`, 0 in Haptics Studio's
+///    settings, measures the rise from the lowest breakpoint within that many seconds instead, so a hit
+///    whose rise the reduction split over several breakpoints a millisecond apart still counts.)
 /// 2. Each candidate's score is the spectral flux at its time (``SpectralFrames``). With sensitivity s,
 ///    the candidates scoring at least max − s × (max − min) of the candidates' scores are kept (s = 1:
 ///    all; Haptics Studio also keeps the best one at s = 0, Thrum keeps none).
+/// Thrum adds a gate before step 2 (`minimumFlux`, 0 in Haptics Studio's settings): a candidate's
+/// spectrum must be new by at least that share (its flux ÷ its frame's magnitude, the highest over the
+/// frames within half a window): about 1 for a hit out of quiet, near 0 where noise swells or a low
+/// tone's cycles ripple the envelope, which are not hits.
 ///
 /// Textures, Thrum's own (`textureEmphasis`): designers give rain, gravel and crackle an emphasis on
 /// every breakpoint. Where, over the half second around a breakpoint, the sound is bright (at least
-/// `textureBrightness` of its spectral magnitude above 4 kHz) and busy (at least `textureDensity` peaks a
-/// second: breakpoints 3 dB above the one before and not below the one after), every breakpoint with
-/// sound is an emphasis too. Both thresholds are fitted to designers' clips (`Tools/fit-analysis.py`).
+/// `textureBrightness` of its spectral magnitude above 4 kHz) and busy — at least `textureDensity` peaks
+/// a second (breakpoints 3 dB above the one before and not below the one after) and at least 8 bright
+/// onsets a second (spectral frames where the sound above 4 kHz grows by 10 % or more, the most in their
+/// neighbourhood: each drop of rain is one; the beating of a chord, which also makes envelope peaks, is
+/// not) — every breakpoint with sound is an emphasis too. Only sound within 30 dB of the loudest
+/// breakpoint counts (a noise floor under clicks is not a texture). Both thresholds are fitted to designers' clips (`Tools/fit-analysis.py`).
 ///
 /// An emphasis has the breakpoint's amplitude (before ducking) and the sharpness of what rose there:
 /// the mean frequency of the spectrum's gains in the nearest frame on the `sharpnessLow`…`sharpnessHigh`
@@ -24,8 +33,14 @@
 enum EmphasisPicker {
     /// Seconds around a breakpoint over which texture is judged.
     static let textureSpan = 0.5
+    /// Texture ignores breakpoints more than 30 dB under the loudest.
+    static let textureFloor: Float = 0.031_622_78
     /// A peak for texture density rises by this factor (3 dB) over the breakpoint before it.
     static let textureRise: Float = 1.412_537_5
+    /// Bright onsets a second a texture has at least.
+    static let textureOnsets = 8.0
+    /// A bright onset's growth of the sound above 4 kHz, as a share of it.
+    static let brightOnsetShare: Float = 0.1
 
     /// A chosen breakpoint.
     struct Pick: Equatable {
@@ -59,15 +74,19 @@ enum EmphasisPicker {
         let minimumRise = Float(settings.minimumRise)
         let plateau = Float(settings.plateau)
         var candidates: [(index: Int, score: Float)] = []
-        var before: Float = 0
         var lastPeak: Double? = nil
+        var windowStart = 0
         for i in 0..<(points.count - 1) {
             let value = points[i].value
+            // The breakpoint before (0 before the first), or the lowest within the rise window.
+            var before: Float = i == 0 ? 0 : points[i - 1].value
+            while windowStart < i - 1 && points[windowStart].time < points[i].time - settings.riseWindow { windowStart += 1 }
+            if settings.riseWindow > 0 { for j in windowStart..<i { before = min(before, points[j].value) } }
             let rise = value - before
-            before = value
             let next = points[i + 1].value
             guard rise > minimumRise, value > next || next < value + rise * plateau else { continue }
             if let lastPeak, points[i].time - lastPeak < settings.minimumOnsetInterval { continue }
+            if settings.minimumFlux > 0 && frames.newShare(around: points[i].time) < Float(settings.minimumFlux) { continue }
             candidates.append((i, frames.flux(at: points[i].time)))
             lastPeak = points[i].time
         }
@@ -88,24 +107,42 @@ enum EmphasisPicker {
             brightSums[i + 1] = brightSums[i] + Double(frames.bright[i])
             totalSums[i + 1] = totalSums[i] + Double(frames.total[i])
         }
+        let floor = (points.map(\.value).max() ?? 0) * textureFloor
         var peakTimes: [Double] = []
         for j in 1..<(points.count - 1) {
             let v = points[j].value
-            if v > 0, v >= points[j - 1].value * textureRise, v >= points[j + 1].value { peakTimes.append(points[j].time) }
+            if v > floor, v >= points[j - 1].value * textureRise, v >= points[j + 1].value { peakTimes.append(points[j].time) }
+        }
+        // Bright onsets: frames whose bright growth share is a local maximum of at least `brightOnsetShare`.
+        let audible = (frames.total.max() ?? 0) * 1e-3
+        func share(_ j: Int) -> Float { frames.bright[j] > audible ? frames.brightRise[j] / frames.bright[j] : 0 }
+        var onsetTimes: [Double] = []
+        if frames.times.count > 2 {
+            for j in 1..<(frames.times.count - 1) {
+                let r = share(j)
+                if r >= brightOnsetShare && r > share(j - 1) && r >= share(j + 1) { onsetTimes.append(frames.times[j]) }
+            }
         }
         var picks: [Int] = []
-        var frameLow = 0, frameHigh = 0, peakLow = 0, peakHigh = 0
-        for i in 0..<(points.count - 1) where points[i].value > 0 {
+        var frameLow = 0, frameHigh = 0
+        var peaks = (low: 0, high: 0), onsets = (low: 0, high: 0)
+        func count(_ times: [Double], _ range: inout (low: Int, high: Int), around time: Double) -> Double {
+            while range.low < times.count && times[range.low] < time - half { range.low += 1 }
+            while range.high < times.count && times[range.high] <= time + half { range.high += 1 }
+            return Double(range.high - range.low) / textureSpan
+        }
+        for i in 0..<(points.count - 1) where points[i].value > floor {
             let time = points[i].time
             while frameLow < frames.times.count && frames.times[frameLow] < time - half { frameLow += 1 }
             while frameHigh < frames.times.count && frames.times[frameHigh] <= time + half { frameHigh += 1 }
-            while peakLow < peakTimes.count && peakTimes[peakLow] < time - half { peakLow += 1 }
-            while peakHigh < peakTimes.count && peakTimes[peakHigh] <= time + half { peakHigh += 1 }
+            let peakRate = count(peakTimes, &peaks, around: time)
+            let onsetRate = count(onsetTimes, &onsets, around: time)
             let total = totalSums[frameHigh] - totalSums[frameLow]
             guard total > 0 else { continue }
             let brightness = (brightSums[frameHigh] - brightSums[frameLow]) / total
-            let density = Double(peakHigh - peakLow) / textureSpan
-            if brightness >= settings.textureBrightness && density >= settings.textureDensity { picks.append(i) }
+            if brightness >= settings.textureBrightness && peakRate >= settings.textureDensity && onsetRate >= textureOnsets {
+                picks.append(i)
+            }
         }
         return picks
     }

@@ -11,17 +11,21 @@
 ///   Nyquist with those at and above `centroidLowpass` zeroed, 0 when the bins below the low-pass sum
 ///   to less than 0.3 per bin (Haptics Studio's floor against the centroid of near-silence);
 /// - `bright` and `total`: the magnitudes summed above 4 kHz and over all bins below Nyquist (how bright
-///   the sound is: textures such as rain and gravel are);
+///   the sound is: textures such as rain and gravel are), and `brightRise`, the flux above 4 kHz (how
+///   much bright sound is new: each drop of rain brings some);
 /// - `riseHz`: the mean frequency of what rose since the previous frame (the bins' magnitude gains).
 /// - Important: Thread safety: any thread (pure). Real-time safe: no (allocates).
 struct SpectralFrames {
     /// Where brightness starts, in Hz.
     static let brightFrequency = 4000.0
 
+    /// Half the window's length in seconds.
+    let halfWindow: Double
     var times: [Double] = []
     var flux: [Float] = []
     var centroid: [Float] = []
     var bright: [Float] = []
+    var brightRise: [Float] = []
     var total: [Float] = []
     var riseHz: [Float] = []
 
@@ -29,6 +33,7 @@ struct SpectralFrames {
     init(mono: [Float], sampleRate: Double, settings: AnalysisSettings) {
         let size = settings.fftSize
         let half = size / 2
+        halfWindow = Double(half) / sampleRate
         let hop = max(1, size / settings.overlap)
         let fft = RealFFT(size: size)
         let work = UnsafeMutablePointer<Float>.allocate(capacity: size)
@@ -55,6 +60,7 @@ struct SpectralFrames {
         flux.reserveCapacity(frameCount)
         centroid.reserveCapacity(frameCount)
         bright.reserveCapacity(frameCount)
+        brightRise.reserveCapacity(frameCount)
         total.reserveCapacity(frameCount)
         riseHz.reserveCapacity(frameCount)
         mono.withUnsafeBufferPointer { sound in
@@ -82,6 +88,9 @@ struct SpectralFrames {
             var sum: Float = 0
             var gain: Float = 0
             var gainMoment: Float = 0
+            var brightSum: Float = 0
+            var brightChange: Float = 0
+            // Magnitudes, the flux and the gains' moment; the bins from `brightStart` up also count as bright.
             for k in 0..<half {
                 let m = power[k].squareRoot()
                 magnitude[k] = m
@@ -92,15 +101,19 @@ struct SpectralFrames {
                 let gained = max(change, 0)
                 gain += gained
                 gainMoment += gained * Float(k)
+                if k == brightStart &- 1 {
+                    brightSum = -sum
+                    brightChange = -rise
+                }
             }
+            brightSum += sum
+            brightChange += rise
             var below: Float = 0
             var moment: Float = 0
             for k in 0..<filterStart {
                 below += magnitude[k]
                 moment += magnitude[k] * Float(k)
             }
-            var brightSum: Float = 0
-            for k in brightStart..<half { brightSum += magnitude[k] }
             var value: Float = 0
             if below >= minimumEnergy {
                 let nyquist = power[half].squareRoot()
@@ -111,6 +124,7 @@ struct SpectralFrames {
             flux.append(max(rise, 0))
             centroid.append(value)
             bright.append(brightSum)
+            brightRise.append(max(brightChange, 0))
             total.append(sum)
             riseHz.append(gain > 0 ? gainMoment / gain * Float(binHz) : 0)
         }
@@ -129,6 +143,19 @@ struct SpectralFrames {
         if lo == times.count { return flux[times.count - 1] }
         let u = Float((time - times[lo - 1]) / (times[lo] - times[lo - 1]))
         return flux[lo - 1] + u * (flux[lo] - flux[lo - 1])
+    }
+
+    /// The highest share of new spectrum (flux ÷ magnitude) over the frames centred within half a
+    /// window of `time`; 0 when there are none.
+    func newShare(around time: Double) -> Float {
+        var best: Float = 0
+        guard var i = nearest(time) else { return best }
+        while i > 0 && times[i - 1] >= time - halfWindow { i -= 1 }
+        while i < times.count && times[i] <= time + halfWindow {
+            if total[i] > 0 { best = max(best, flux[i] / total[i]) }
+            i += 1
+        }
+        return best
     }
 
     /// The index of the frame nearest `time` (nil when there are no frames).
