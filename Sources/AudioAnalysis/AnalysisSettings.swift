@@ -32,11 +32,17 @@ public struct AnalysisSettings: Sendable, Equatable {
     /// Offline: seconds between two points of the level envelope before reduction (0.0001…0.1).
     /// Meta: `amplitude.time_between_updates`.
     public var timeBetweenUpdates: Double
-    /// Emphasis sensitivity s, 0…1: of the candidate peaks (see ``minimumRise``), those whose spectral
-    /// flux is at least the lowest candidate's + (1 − s) × the span up to the highest become emphases
-    /// (0: none, 1: all). Meta: `emphasis.sensitivity_percent` ÷ 100. Live: the onset threshold, from
-    /// 12 dB (near 0) to 1 dB (at 1) of mean rise across the detector's five bands.
+    /// Emphasis sensitivity s, 0…1 (0: none, 1: every candidate peak, see ``minimumRise``). Thrum's
+    /// way: the candidates at least 1 − s of whose spectrum is new (a hit out of quiet: about 1); with
+    /// ``relativeSensitivity``, Haptics Studio's: those whose spectral flux is at least the highest
+    /// candidate's − s × the span down to the lowest's. Meta: `emphasis.sensitivity_percent` ÷ 100.
+    /// Live: the onset threshold, from 12 dB (near 0) to 1 dB (at 1) of mean rise across the
+    /// detector's five bands.
     public var onsetSensitivity: Double
+    /// Offline: whether the sensitivity spans the candidates' spectral flux as in Haptics Studio (true),
+    /// or asks for a share of new spectrum (false, Thrum's: equally strong hits are kept or dropped
+    /// together). True in Haptics Studio's settings.
+    public var relativeSensitivity: Bool
     /// Shortest time between two emphasis peaks in seconds (0…2). Meta: `emphasis.peak_window_ms` ÷ 1000.
     /// Live: the shortest time between two onsets.
     public var minimumOnsetInterval: Double
@@ -51,10 +57,6 @@ public struct AnalysisSettings: Sendable, Equatable {
     /// Offline: seconds before a breakpoint within which its rise is measured from the lowest breakpoint
     /// (0…0.5; 0: from the breakpoint before, as Haptics Studio does). Thrum's own.
     public var riseWindow: Double
-    /// Offline: least share of a candidate's spectrum that is new (its spectral flux ÷ its frame's
-    /// magnitude, 0…1): about 1 for a hit out of quiet, near 0 for noise swelling. Thrum's own; 0 (no
-    /// gate) in Haptics Studio's settings.
-    public var minimumFlux: Double
     /// Offline: fraction by which the envelope is lowered at each emphasis, to leave room for it (0…1).
     /// Meta: `emphasis.ducking_percent` ÷ 100.
     public var ducking: Double
@@ -123,11 +125,11 @@ public struct AnalysisSettings: Sendable, Equatable {
     public init(
         bandLow: Double = 20, bandHigh: Double = 2000, rmsWindow: Double = 0.0001, attack: Double = 0.0001,
         hold: Double = 0.0015, release: Double = 0.1, timeBetweenUpdates: Double = 0.001,
-        onsetSensitivity: Double = 0.5, minimumOnsetInterval: Double = 0.1, emphasis: Bool = true,
-        minimumRise: Double = 0.1, plateau: Double = 0.25, riseWindow: Double = 0.03, minimumFlux: Double = 0.3,
+        onsetSensitivity: Double = 0.5, relativeSensitivity: Bool = false, minimumOnsetInterval: Double = 0.05,
+        emphasis: Bool = true, minimumRise: Double = 0.2, plateau: Double = 0.25, riseWindow: Double = 0.03,
         ducking: Double = 0.2,
         emphasisSharpnessMin: Double = 0, emphasisSharpnessMax: Double = 1, textureEmphasis: Bool = true,
-        textureBrightness: Double = 0.25, textureDensity: Double = 10,
+        textureBrightness: Double = 0.3, textureDensity: Double = 10,
         breakpointsPerSecond: Double = 40, frequencyBreakpointsPerSecond: Double = 30,
         minimumBreakpointScore: Double = 1e-8, tolerance: Double = 0, gain: Double = 0, normalize: Bool = true,
         normalizeLevel: Double = 0, floor: Double = -50, sharpnessLow: Double = 60, sharpnessHigh: Double = 6000,
@@ -147,7 +149,7 @@ public struct AnalysisSettings: Sendable, Equatable {
         self.minimumRise = minimumRise
         self.plateau = plateau
         self.riseWindow = riseWindow
-        self.minimumFlux = minimumFlux
+        self.relativeSensitivity = relativeSensitivity
         self.ducking = ducking
         self.emphasisSharpnessMin = emphasisSharpnessMin
         self.emphasisSharpnessMax = emphasisSharpnessMax
@@ -182,7 +184,8 @@ public struct AnalysisSettings: Sendable, Equatable {
     /// `PreprocessingSettings::default()`): 60 breakpoints a second in both envelopes, 50 % ducking, the
     /// sound as it is (no normalising), a spectrum every 1/8 window, no texture emphasis.
     public static let studio = AnalysisSettings(
-        riseWindow: 0, minimumFlux: 0, ducking: 0.5, textureEmphasis: false, breakpointsPerSecond: 60, frequencyBreakpointsPerSecond: 60,
+        relativeSensitivity: true, minimumOnsetInterval: 0.1, minimumRise: 0.1, riseWindow: 0, ducking: 0.5,
+        textureEmphasis: false, breakpointsPerSecond: 60, frequencyBreakpointsPerSecond: 60,
         normalize: false, overlap: 8)
     /// UI sounds (ticks, taps, confirmations): short tails, a fast live envelope, sensitive emphasis.
     public static let ui = AnalysisSettings(
@@ -227,7 +230,6 @@ public struct AnalysisSettings: Sendable, Equatable {
         try check("minimumRise", minimumRise, 0...1)
         try check("plateau", plateau, 0...10)
         try check("riseWindow", riseWindow, 0...0.5)
-        try check("minimumFlux", minimumFlux, 0...1)
         try check("ducking", ducking, 0...1)
         try check("emphasisSharpnessMin", emphasisSharpnessMin, 0...1)
         try check("emphasisSharpnessMax", emphasisSharpnessMax, 0...1)

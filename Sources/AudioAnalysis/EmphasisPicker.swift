@@ -7,13 +7,15 @@
 ///    `minimumOnsetInterval` after the previous candidate. (Thrum's `riseWindow`, 0 in Haptics Studio's
 ///    settings, measures the rise from the lowest breakpoint within that many seconds instead, so a hit
 ///    whose rise the reduction split over several breakpoints a millisecond apart still counts.)
-/// 2. Each candidate's score is the spectral flux at its time (``SpectralFrames``). With sensitivity s,
-///    the candidates scoring at least max − s × (max − min) of the candidates' scores are kept (s = 1:
-///    all; Haptics Studio also keeps the best one at s = 0, Thrum keeps none).
-/// Thrum adds a gate before step 2 (`minimumFlux`, 0 in Haptics Studio's settings): a candidate's
-/// spectrum must be new by at least that share (its flux ÷ its frame's magnitude, the highest over the
-/// frames within half a window): about 1 for a hit out of quiet, near 0 where noise swells or a low
-/// tone's cycles ripple the envelope, which are not hits.
+/// 2. With sensitivity s (`onsetSensitivity`), Haptics Studio's way (`relativeSensitivity`): each
+///    candidate's score is the spectral flux at its time (``SpectralFrames``), and the candidates scoring
+///    at least max − s × (max − min) of the candidates' scores are kept (s = 1: all; Haptics Studio
+///    also keeps the best one at s = 0, Thrum none). So at 50 % a clip of equally strong hits loses
+///    about half of them, and a kick among snares (less flux in a low sound) goes.
+///    Thrum's way (the default): a candidate is kept when at least 1 − s of the spectrum around it is
+///    new (``SpectralFrames/newShare(around:)``) — about 1 for a hit out of quiet, small where noise
+///    swells or a low tone's cycles ripple the envelope. A candidate that fails this does not start a
+///    peak window.
 ///
 /// Textures, Thrum's own (`textureEmphasis`): designers give rain, gravel and crackle an emphasis on
 /// every breakpoint. Where, over the half second around a breakpoint, the sound is bright (at least
@@ -73,6 +75,7 @@ enum EmphasisPicker {
     static func peaks(_ points: [Breakpoint], frames: SpectralFrames, settings: AnalysisSettings) -> [Int] {
         let minimumRise = Float(settings.minimumRise)
         let plateau = Float(settings.plateau)
+        let newShareNeeded = Float(1 - min(settings.onsetSensitivity, 1))
         var candidates: [(index: Int, score: Float)] = []
         var lastPeak: Double? = nil
         var windowStart = 0
@@ -86,10 +89,11 @@ enum EmphasisPicker {
             let next = points[i + 1].value
             guard rise > minimumRise, value > next || next < value + rise * plateau else { continue }
             if let lastPeak, points[i].time - lastPeak < settings.minimumOnsetInterval { continue }
-            if settings.minimumFlux > 0 && frames.newShare(around: points[i].time) < Float(settings.minimumFlux) { continue }
+            if !settings.relativeSensitivity && frames.newShare(around: points[i].time) < newShareNeeded { continue }
             candidates.append((i, frames.flux(at: points[i].time)))
             lastPeak = points[i].time
         }
+        guard settings.relativeSensitivity else { return candidates.map(\.index) }
         guard let lowest = candidates.map(\.score).min(), let highest = candidates.map(\.score).max() else { return [] }
         let span = highest - lowest
         let top = highest + span * 1e-3

@@ -145,17 +145,23 @@ struct SpectralFrames {
         return flux[lo - 1] + u * (flux[lo] - flux[lo - 1])
     }
 
-    /// The highest share of new spectrum (flux ÷ magnitude) over the frames centred within half a
-    /// window of `time`; 0 when there are none.
+    /// How much of the spectrum around `time` is new: the flux summed over the frames centred from one
+    /// window before `time` to half a window after it (so over the same time at any sample rate and
+    /// overlap), ÷ the largest frame magnitude among them, at most 1. About 1 for a hit out of quiet,
+    /// small for a swell or a steady sound; 0 when there are no frames.
     func newShare(around time: Double) -> Float {
-        var best: Float = 0
-        guard var i = nearest(time) else { return best }
-        while i > 0 && times[i - 1] >= time - halfWindow { i -= 1 }
+        guard var i = nearest(time) else { return 0 }
+        while i > 0 && times[i - 1] > time - 2 * halfWindow { i -= 1 }
+        var gained: Float = 0
+        var largest: Float = 0
         while i < times.count && times[i] <= time + halfWindow {
-            if total[i] > 0 { best = max(best, flux[i] / total[i]) }
+            if times[i] > time - 2 * halfWindow {
+                gained += flux[i]
+                largest = max(largest, total[i])
+            }
             i += 1
         }
-        return best
+        return largest > 0 ? min(gained / largest, 1) : 0
     }
 
     /// The index of the frame nearest `time` (nil when there are no frames).

@@ -16,7 +16,6 @@ enum AnalysisSettingsFile {
         ("hold", \.hold), ("release", \.release), ("timeBetweenUpdates", \.timeBetweenUpdates),
         ("onsetSensitivity", \.onsetSensitivity), ("minimumOnsetInterval", \.minimumOnsetInterval),
         ("minimumRise", \.minimumRise), ("plateau", \.plateau), ("riseWindow", \.riseWindow),
-        ("minimumFlux", \.minimumFlux),
         ("ducking", \.ducking),
         ("emphasisSharpnessMin", \.emphasisSharpnessMin), ("emphasisSharpnessMax", \.emphasisSharpnessMax),
         ("textureBrightness", \.textureBrightness), ("textureDensity", \.textureDensity),
@@ -36,7 +35,8 @@ enum AnalysisSettingsFile {
 
     /// The true/false fields, by their key.
     static var flags: [(key: String, path: WritableKeyPath<AnalysisSettings, Bool>)] {
-        [("normalize", \.normalize), ("emphasis", \.emphasis), ("textureEmphasis", \.textureEmphasis)]
+        [("normalize", \.normalize), ("emphasis", \.emphasis), ("relativeSensitivity", \.relativeSensitivity),
+         ("textureEmphasis", \.textureEmphasis)]
     }
 
     static var keys: [String] { ["preset"] + flags.map(\.key) + numbers.map(\.key) + counts.map(\.key) }
