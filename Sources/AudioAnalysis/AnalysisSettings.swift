@@ -187,17 +187,18 @@ public struct AnalysisSettings: Sendable, Equatable {
         relativeSensitivity: true, minimumOnsetInterval: 0.1, minimumRise: 0.1, riseWindow: 0, ducking: 0.5,
         textureEmphasis: false, breakpointsPerSecond: 60, frequencyBreakpointsPerSecond: 60,
         normalize: false, overlap: 8)
-    /// UI sounds (ticks, taps, confirmations): short tails, a fast live envelope, sensitive emphasis.
+    /// UI sounds (ticks, taps, confirmations): a 50 ms release, 60 breakpoints a second, no texture
+    /// emphasis (fitted to designers' UI clips); live, the whole band and sensitive onsets.
     public static let ui = AnalysisSettings(
-        bandHigh: 8000, release: 0.03, onsetSensitivity: 0.7, minimumOnsetInterval: 0.03, breakpointsPerSecond: 60)
-    /// Impacts and hits: a shorter release, wide live band.
-    public static let impacts = AnalysisSettings(bandHigh: 4000, release: 0.06, minimumOnsetInterval: 0.05)
-    /// Footsteps: one emphasis per step (120 ms apart at least), the thud band live.
-    public static let footsteps = AnalysisSettings(bandHigh: 1500, onsetSensitivity: 0.6, minimumOnsetInterval: 0.12)
-    /// Music: the bass band live, a held envelope, only strong emphases, fewer breakpoints.
-    public static let music = AnalysisSettings(
-        bandHigh: 250, attack: 0.005, hold: 0.02, release: 0.15, onsetSensitivity: 0.35, textureEmphasis: false,
-        breakpointsPerSecond: 30)
+        bandHigh: 8000, release: 0.05, onsetSensitivity: 0.7, textureEmphasis: false, breakpointsPerSecond: 60)
+    /// Impacts and hits: no texture emphasis; live, a wide band.
+    public static let impacts = AnalysisSettings(bandHigh: 4000, textureEmphasis: false)
+    /// Footsteps: the defaults (gravel and snow are textures; fitted to designers' footsteps); live, the
+    /// thud band and somewhat sensitive onsets.
+    public static let footsteps = AnalysisSettings(bandHigh: 1500, onsetSensitivity: 0.6)
+    /// Music: no texture emphasis (hi-hats are not rain), 60 breakpoints a second (fitted to designers'
+    /// drums); live, the bass band.
+    public static let music = AnalysisSettings(bandHigh: 250, textureEmphasis: false, breakpointsPerSecond: 60)
 
     /// The presets by name, in the order help lists them.
     public static let presets: [(name: String, settings: AnalysisSettings)] = [
