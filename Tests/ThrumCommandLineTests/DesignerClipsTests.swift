@@ -39,9 +39,10 @@ struct DesignerClipsTests {
             rs.count, median, p10, f1, tp, fp, fn)
         print((lines + [summary]).joined(separator: "\n"))
         #expect(rs.count >= 38, "\(summary)")
+        // docs/analysis.md: r median 0.977, p10 0.648, F1 0.674 (tp 740, fp 430, fn 285).
         #expect(median >= 0.975, "\(summary)")
-        #expect(p10 >= 0.63, "\(summary)")
-        #expect(f1 >= 0.66, "\(summary)")
+        #expect(p10 >= 0.64, "\(summary)")
+        #expect(f1 >= 0.67, "\(summary)")
     }
 }
 
