@@ -8,6 +8,8 @@
 enum AnalysisMath {
     static let pi = 3.141_592_653_589_793_238
     static let ln2 = 0.693_147_180_559_945_309
+    /// ln 100: a one-pole smoother with time constant τ covers 99 % of a step in τ × ln 100.
+    static let ln100 = 4.605_170_185_988_091_368
 
     /// e^x, relative error about 1e-15 (range reduction by powers of two, then Taylor); 0 below −700.
     static func exp(_ x: Double) -> Double {

@@ -1,117 +1,171 @@
-/// How sound becomes haptics: the detector's time constants and bands, the onset sensitivity, the
-/// level mapping and how finely the envelopes are reduced to breakpoints.
+/// How sound becomes haptics: `thrum analyze`'s model (Meta Haptics Studio's, with its settings) and the
+/// live detector's band, times and onset sensitivity.
 ///
-/// The defaults (``general``) suit mixed material; ``ui``, ``impacts``, ``footsteps`` and ``music``
-/// are tuned presets. Every field has a documented range that ``validate()`` checks.
+/// A superset of Meta Haptics Studio's `OfflineAnalysisSettings` and `PreprocessingSettings`
+/// (meta-haptics-sdk, `interfaces/studio/audio_analysis`, MIT): each of its settings has a field here that
+/// means what it means there, named in the field's documentation ("Meta: …"); docs/analysis.md maps
+/// them one by one. Fields marked "live" are read by the live haptics-from-audio detector only; fields
+/// marked "offline" by `thrum analyze` only; the rest by both.
 ///
-/// A superset of Meta Haptics Studio's `OfflineAnalysisSettings` (meta-haptics-sdk,
-/// `interfaces/studio/audio_analysis`, MIT): each of its settings has a field here, named in the
-/// field's documentation ("Meta: …"); docs/analysis.md maps them one by one.
+/// The defaults (``general``) are fitted to designers' clips (`Tools/fit-analysis.py`); ``ui``,
+/// ``impacts``, ``footsteps`` and ``music`` are presets for those materials. Every field has a
+/// documented range that ``validate()`` checks.
 /// - Important: Thread safety: any thread (a value). Real-time safe: reading fields yes.
 public struct AnalysisSettings: Sendable, Equatable {
-    /// Lower edge of the haptic-relevant band in Hz (20…1000): the level follows the sound above it.
+    /// Live: lower edge of the band the live detector's level follows, in Hz (20…1000).
     public var bandLow: Double
-    /// Upper edge of the haptic-relevant band in Hz (≥ bandLow + 10, ≤ 20 000; corners at or above
-    /// 0.45 × the sample rate do not filter).
+    /// Live: upper edge of that band in Hz (≥ bandLow + 10, ≤ 20 000; corners at or above 0.45 × the
+    /// sample rate do not filter). `thrum analyze` follows the whole band, as Haptics Studio does.
     public var bandHigh: Double
-    /// Time constant of the RMS integration under the level envelope, in seconds (0.00005…0.1).
-    /// Meta: `amplitude.rms_windowing_time`.
+    /// Length of the moving window the level's RMS is taken over, in seconds (0…0.1; 0: the magnitude
+    /// of each sample). Meta: `amplitude.rms_windowing_time`. The live detector smooths over at least 5 ms.
     public var rmsWindow: Double
-    /// Attack time constant of the level envelope in seconds (0…0.1; 0 = follows rises at once).
-    /// Meta: `amplitude.envelope_attack_time`.
+    /// Time the level envelope takes to rise 99 % of the way to a louder level, in seconds (0…1;
+    /// 0 = at once). Meta: `amplitude.envelope_attack_time`.
     public var attack: Double
-    /// How long the level envelope holds a peak before releasing, in seconds (0…0.2).
+    /// How long the level envelope holds a peak before releasing, in seconds (0…1).
     /// Meta: `amplitude.envelope_hold_time`.
     public var hold: Double
-    /// Release time constant of the level envelope in seconds (0.001…2). Meta: `amplitude.envelope_release_time`.
+    /// Time the level envelope takes to fall 99 % of the way to a quieter level, in seconds (0…5).
+    /// Meta: `amplitude.envelope_release_time`.
     public var release: Double
-    /// Emphasis sensitivity s, 0…1: of the candidate peaks (see ``minimumRise``), those whose spectral
-    /// flux is at least (1 − s) × the sound's highest become transients (0: none, 1: all).
-    /// Also the live detector's onset threshold, which falls from 12 dB (near 0) to 1 dB (at 1) of mean
-    /// rise across its five bands. Meta: `emphasis.sensitivity_percent` ÷ 100.
+    /// Offline: seconds between two points of the level envelope before reduction (0.0001…0.1).
+    /// Meta: `amplitude.time_between_updates`.
+    public var timeBetweenUpdates: Double
+    /// Emphasis sensitivity s, 0…1 (0: none, 1: every candidate peak, see ``minimumRise``). Thrum's
+    /// way: the candidates at least 1 − s of whose spectrum is new (a hit out of quiet: about 1); with
+    /// ``relativeSensitivity``, Haptics Studio's: those whose spectral flux is at least the highest
+    /// candidate's − s × the span down to the lowest's. Meta: `emphasis.sensitivity_percent` ÷ 100.
+    /// Live: the onset threshold, from 12 dB (near 0) to 1 dB (at 1) of mean rise across the
+    /// detector's five bands.
     public var onsetSensitivity: Double
-    /// Shortest time between two transients in seconds (0…2). Meta: `emphasis.peak_window_ms` ÷ 1000.
+    /// Offline: whether the sensitivity spans the candidates' spectral flux as in Haptics Studio (true),
+    /// or asks for a share of new spectrum (false, Thrum's: equally strong hits are kept or dropped
+    /// together). True in Haptics Studio's settings.
+    public var relativeSensitivity: Bool
+    /// Shortest time between two emphasis peaks in seconds (0…2). Meta: `emphasis.peak_window_ms` ÷ 1000.
+    /// Live: the shortest time between two onsets.
     public var minimumOnsetInterval: Double
-    /// Whether transients (emphasis) are found at all. Meta: `emphasis_enabled`.
+    /// Offline: whether emphases are found at all. Meta: `emphasis_enabled`.
     public var emphasis: Bool
-    /// Least rise of the drive amplitude (0…1 of the loudest) within 30 ms before a peak for it to be a
-    /// candidate transient (0…1). Meta: `emphasis.minimum_rise`.
+    /// Offline: least rise of the amplitude from the previous breakpoint for a breakpoint to be a
+    /// candidate emphasis peak (0…1). Meta: `emphasis.minimum_rise`.
     public var minimumRise: Double
-    /// How far the amplitude may go on rising in the 30 ms after a candidate peak, as a fraction of the
-    /// rise before it (0…10): a sound that keeps rising has no transient yet. Meta:
-    /// `emphasis.plateau_factor_percent` ÷ 100.
+    /// Offline: how far the amplitude may go on rising at the next breakpoint, as a fraction of the
+    /// rise into the candidate (0…10), for it still to be a peak. Meta: `emphasis.plateau_factor_percent` ÷ 100.
     public var plateau: Double
-    /// Fraction by which the envelope is lowered at each transient, to leave room for it (0…1).
-    /// Meta: `emphasis.ducking_percent` ÷ 100 (Meta's default 0.5; Thrum's 0: its renderer adds
-    /// transients under a limiter).
+    /// Offline: seconds before a breakpoint within which its rise is measured from the lowest breakpoint
+    /// (0…0.5; 0: from the breakpoint before, as Haptics Studio does). Thrum's own.
+    public var riseWindow: Double
+    /// Offline: fraction by which the envelope is lowered at each emphasis, to leave room for it (0…1).
+    /// Meta: `emphasis.ducking_percent` ÷ 100.
     public var ducking: Double
-    /// A transient's sharpness is `emphasisSharpnessMin` + s × (`emphasisSharpnessMax` −
-    /// `emphasisSharpnessMin`), s the sharpness of what rose (0…1 each). Meta: `emphasis.sharpness_min`.
+    /// Offline: an emphasis's sharpness is `emphasisSharpnessMin` + s × (`emphasisSharpnessMax` −
+    /// `emphasisSharpnessMin`), s the sharpness of what rose there (0…1 each). Meta: `emphasis.sharpness_min`.
     public var emphasisSharpnessMin: Double
     /// See ``emphasisSharpnessMin``. Meta: `emphasis.sharpness_max`.
     public var emphasisSharpnessMax: Double
-    /// Most breakpoints per second of sound in the intensity (amplitude) envelope (1…500); every
-    /// envelope may have 16. Meta: `amplitude_breakpoints_per_second`.
+    /// Offline: whether textures (rain, gravel, crackle: bright sound with many small peaks) get an
+    /// emphasis on every breakpoint, as designers give them. Thrum's own; off for a Haptics Studio clip.
+    public var textureEmphasis: Bool
+    /// Offline: the share of the spectrum's magnitude above 4 kHz, over half a second, from which sound
+    /// counts as a texture (0…1).
+    public var textureBrightness: Double
+    /// Offline: the peaks per second (breakpoints 3 dB above the one before), over half a second, from
+    /// which sound counts as a texture (0…1000).
+    public var textureDensity: Double
+    /// Offline: most breakpoints in each second of the amplitude envelope (1…1000).
+    /// Meta: `amplitude_breakpoints_per_second`.
     public var breakpointsPerSecond: Double
-    /// Most breakpoints per second in the sharpness (frequency) envelope (1…500).
+    /// Offline: most breakpoints in each second of the frequency (sharpness) envelope (1…1000).
     /// Meta: `frequency_breakpoints_per_second`.
     public var frequencyBreakpointsPerSecond: Double
-    /// Largest difference, on the 0…1 intensity and sharpness scales, between an envelope and its
-    /// breakpoints (0.001…0.5);
-    /// raised where needed to stay within ``breakpointsPerSecond``.
+    /// Offline: breakpoints whose triangle with their neighbours has a (doubled) area in seconds × value
+    /// below this are dropped (0…1). Meta: `minimum_breakpoint_score`.
+    public var minimumBreakpointScore: Double
+    /// Offline: after the per-second limit, breakpoints that lie within this distance of the straight
+    /// line between their neighbours are dropped too, on the envelope's 0…1 scale (0…0.5; 0: none).
     public var tolerance: Double
-    /// Gain applied to the drive amplitude after normalising, in dB (−40…40); clipped at 1.
-    /// Meta: `preprocessing.gain_db` (+ `normalize_level_db` when normalising).
+    /// Gain in dB (−40…40): on the sound before analysis (offline), on the level (live).
+    /// Meta: `preprocessing.gain_db` (Haptics Studio ignores it when normalising).
     public var gain: Double
-    /// Whether the loudest moment of the band maps to intensity 1 (true), or a full-scale sine does (false).
+    /// Offline: whether the sound is first scaled so its highest sample is at ``normalizeLevel`` dBFS.
     /// Meta: `preprocessing.normalize_audio`.
     public var normalize: Bool
-    /// Level below the reference, in dB (−120…−10), under which the band counts as silent (intensity 0).
+    /// Offline: the level of the highest sample after normalising, in dBFS (−60…0).
+    /// Meta: `preprocessing.normalize_level_db`.
+    public var normalizeLevel: Double
+    /// Live: level below full scale, in dB (−120…−10), under which the band counts as silent.
     public var floor: Double
-    /// The live detector's sharpness scale and the bands' scale for a transient's sharpness: the
-    /// centroid in Hz that maps to sharpness 0 (20…2000), logarithmically.
+    /// The centroid in Hz that maps to sharpness 0 on a logarithmic scale (20…2000): the live
+    /// detector's sharpness, and what rose under an emphasis (offline).
     public var sharpnessLow: Double
     /// The centroid in Hz that maps to sharpness 1 on that scale (≥ 2 × sharpnessLow, ≤ 20 000).
     public var sharpnessHigh: Double
-    /// Spectral centroid in Hz (below ``centroidLowpass``) that maps to ``frequencyOutputMin`` in the
-    /// analysed sharpness (frequency) envelope (0…5000). Meta: `frequency.frequency_min`.
+    /// Offline: spectral centroid in Hz (below ``centroidLowpass``) that maps to ``frequencyOutputMin``
+    /// in the frequency (sharpness) envelope (0…5000). Meta: `frequency.frequency_min`.
     public var frequencyMin: Double
-    /// Centroid in Hz that maps to ``frequencyOutputMax`` (> frequencyMin, ≤ 20 000); between the two
-    /// the map is linear, and clamped to 0…1. Meta: `frequency.frequency_max`.
+    /// Offline: centroid in Hz that maps to ``frequencyOutputMax`` (> frequencyMin, ≤ 20 000); between
+    /// the two the map is linear, and clamped to 0…1. Meta: `frequency.frequency_max`.
     public var frequencyMax: Double
-    /// Sharpness at ``frequencyMin`` (0…1). Meta: `frequency.output_min`.
+    /// Offline: sharpness at ``frequencyMin`` (0…1). Meta: `frequency.output_min`.
     public var frequencyOutputMin: Double
-    /// Sharpness at ``frequencyMax`` (0…1). Meta: `frequency.output_max`.
+    /// Offline: sharpness at ``frequencyMax`` (0…1). Meta: `frequency.output_max`.
     public var frequencyOutputMax: Double
-    /// The spectrum above this frequency in Hz is left out of the centroid (a brick-wall low-pass,
-    /// 20…20 000). Meta: `spectrum.centroid_lowpass_hz`.
+    /// Offline: the spectrum above this frequency in Hz is left out of the centroid (a brick-wall
+    /// low-pass, 20…20 000). Meta: `spectrum.centroid_lowpass_hz`.
     public var centroidLowpass: Double
-    /// Samples per spectrum window (a power of two, 64…16 384). Meta: `spectrum.fft_size`.
+    /// Offline: samples per spectrum window (a power of two, 64…16 384). Meta: `spectrum.fft_size`.
     public var fftSize: Int
-    /// Windows per window length (1…64): the hop is `fftSize / overlap`. Meta: `spectrum.overlap_factor`.
+    /// Offline: windows per window length (1…64): the hop is `fftSize / overlap`.
+    /// Meta: `spectrum.overlap_factor`.
     public var overlap: Int
 
     /// Creates settings; omitted values are the ``general`` preset's.
     public init(
-        bandLow: Double = 20, bandHigh: Double = 2000, rmsWindow: Double = 0.005, attack: Double = 0.001,
-        hold: Double = 0.01, release: Double = 0.02, onsetSensitivity: Double = 0.5, minimumOnsetInterval: Double = 0.05,
-        emphasis: Bool = true, minimumRise: Double = 0.1, plateau: Double = 0.25, ducking: Double = 0,
-        emphasisSharpnessMin: Double = 0, emphasisSharpnessMax: Double = 1,
-        breakpointsPerSecond: Double = 30, frequencyBreakpointsPerSecond: Double = 30, tolerance: Double = 0.03,
-        gain: Double = 0, normalize: Bool = true, floor: Double = -50, sharpnessLow: Double = 60,
-        sharpnessHigh: Double = 6000, frequencyMin: Double = 30, frequencyMax: Double = 600,
-        frequencyOutputMin: Double = 0, frequencyOutputMax: Double = 1, centroidLowpass: Double = 1000,
-        fftSize: Int = 1024, overlap: Int = 4
+        bandLow: Double = 20, bandHigh: Double = 2000, rmsWindow: Double = 0.0001, attack: Double = 0.0001,
+        hold: Double = 0.0015, release: Double = 0.1, timeBetweenUpdates: Double = 0.001,
+        onsetSensitivity: Double = 0.5, relativeSensitivity: Bool = false, minimumOnsetInterval: Double = 0.05,
+        emphasis: Bool = true, minimumRise: Double = 0.2, plateau: Double = 0.25, riseWindow: Double = 0.03,
+        ducking: Double = 0.2,
+        emphasisSharpnessMin: Double = 0, emphasisSharpnessMax: Double = 1, textureEmphasis: Bool = true,
+        textureBrightness: Double = 0.3, textureDensity: Double = 10,
+        breakpointsPerSecond: Double = 40, frequencyBreakpointsPerSecond: Double = 30,
+        minimumBreakpointScore: Double = 1e-8, tolerance: Double = 0, gain: Double = 0, normalize: Bool = true,
+        normalizeLevel: Double = 0, floor: Double = -50, sharpnessLow: Double = 60, sharpnessHigh: Double = 6000,
+        frequencyMin: Double = 30, frequencyMax: Double = 600, frequencyOutputMin: Double = 0,
+        frequencyOutputMax: Double = 1, centroidLowpass: Double = 1000, fftSize: Int = 1024, overlap: Int = 4
     ) {
         self.bandLow = bandLow
+        self.bandHigh = bandHigh
         self.rmsWindow = rmsWindow
+        self.attack = attack
+        self.hold = hold
+        self.release = release
+        self.timeBetweenUpdates = timeBetweenUpdates
+        self.onsetSensitivity = onsetSensitivity
+        self.minimumOnsetInterval = minimumOnsetInterval
         self.emphasis = emphasis
         self.minimumRise = minimumRise
         self.plateau = plateau
+        self.riseWindow = riseWindow
+        self.relativeSensitivity = relativeSensitivity
         self.ducking = ducking
         self.emphasisSharpnessMin = emphasisSharpnessMin
         self.emphasisSharpnessMax = emphasisSharpnessMax
+        self.textureEmphasis = textureEmphasis
+        self.textureBrightness = textureBrightness
+        self.textureDensity = textureDensity
+        self.breakpointsPerSecond = breakpointsPerSecond
         self.frequencyBreakpointsPerSecond = frequencyBreakpointsPerSecond
+        self.minimumBreakpointScore = minimumBreakpointScore
+        self.tolerance = tolerance
+        self.gain = gain
+        self.normalize = normalize
+        self.normalizeLevel = normalizeLevel
+        self.floor = floor
+        self.sharpnessLow = sharpnessLow
+        self.sharpnessHigh = sharpnessHigh
         self.frequencyMin = frequencyMin
         self.frequencyMax = frequencyMax
         self.frequencyOutputMin = frequencyOutputMin
@@ -119,44 +173,40 @@ public struct AnalysisSettings: Sendable, Equatable {
         self.centroidLowpass = centroidLowpass
         self.fftSize = fftSize
         self.overlap = overlap
-        self.bandHigh = bandHigh
-        self.attack = attack
-        self.hold = hold
-        self.release = release
-        self.onsetSensitivity = onsetSensitivity
-        self.minimumOnsetInterval = minimumOnsetInterval
-        self.breakpointsPerSecond = breakpointsPerSecond
-        self.tolerance = tolerance
-        self.gain = gain
-        self.normalize = normalize
-        self.floor = floor
-        self.sharpnessLow = sharpnessLow
-        self.sharpnessHigh = sharpnessHigh
     }
 
-    /// Mixed material: a band up to 2 kHz, 1 ms attack, 10 ms hold, 20 ms release, medium sensitivity.
+    /// Haptics Studio's envelope and emphasis model with what designers use: 0.1 ms RMS and attack,
+    /// 1.5 ms hold, 100 ms release, 40 amplitude and 30 frequency breakpoints a second, 20 % ducking,
+    /// emphases on peaks and on textures; a spectrum every 1/4 window (Haptics Studio: 1/8), which
+    /// halves its cost and changes no designer's clip's score.
     public static let general = AnalysisSettings()
-    /// UI sounds (ticks, taps, confirmations): the whole band, fast envelope, sensitive, dense breakpoints.
+    /// Haptics Studio's own defaults (meta-haptics-sdk's `OfflineAnalysisSettings::default()` and
+    /// `PreprocessingSettings::default()`): 60 breakpoints a second in both envelopes, 50 % ducking, the
+    /// sound as it is (no normalising), a spectrum every 1/8 window, no texture emphasis.
+    public static let studio = AnalysisSettings(
+        relativeSensitivity: true, minimumOnsetInterval: 0.1, minimumRise: 0.1, riseWindow: 0, ducking: 0.5,
+        textureEmphasis: false, breakpointsPerSecond: 60, frequencyBreakpointsPerSecond: 60,
+        normalize: false, overlap: 8)
+    /// UI sounds (ticks, taps, confirmations): a 50 ms release, 60 breakpoints a second, no texture
+    /// emphasis (fitted to designers' UI clips); live, the whole band and sensitive onsets.
     public static let ui = AnalysisSettings(
-        bandHigh: 8000, attack: 0.0005, hold: 0.005, release: 0.015, onsetSensitivity: 0.7,
-        minimumOnsetInterval: 0.03, breakpointsPerSecond: 60, tolerance: 0.02)
-    /// Impacts and hits: wide band, short hold, moderately sensitive.
-    public static let impacts = AnalysisSettings(
-        bandHigh: 4000, attack: 0.001, hold: 0.01, release: 0.04, onsetSensitivity: 0.5, minimumOnsetInterval: 0.05)
-    /// Footsteps: the thud band, one onset per step.
-    public static let footsteps = AnalysisSettings(
-        bandHigh: 1500, attack: 0.001, hold: 0.01, release: 0.03, onsetSensitivity: 0.6, minimumOnsetInterval: 0.12)
-    /// Music: the bass band drives the envelope, only strong onsets become transients, fewer breakpoints.
-    public static let music = AnalysisSettings(
-        bandHigh: 250, attack: 0.005, hold: 0.02, release: 0.08, onsetSensitivity: 0.35, minimumOnsetInterval: 0.1,
-        breakpointsPerSecond: 20, tolerance: 0.04)
+        bandHigh: 8000, release: 0.05, onsetSensitivity: 0.7, textureEmphasis: false, breakpointsPerSecond: 60)
+    /// Impacts and hits: no texture emphasis; live, a wide band.
+    public static let impacts = AnalysisSettings(bandHigh: 4000, textureEmphasis: false)
+    /// Footsteps: the defaults (gravel and snow are textures; fitted to designers' footsteps); live, the
+    /// thud band and somewhat sensitive onsets.
+    public static let footsteps = AnalysisSettings(bandHigh: 1500, onsetSensitivity: 0.6)
+    /// Music: no texture emphasis (hi-hats are not rain), 60 breakpoints a second (fitted to designers'
+    /// drums); live, the bass band.
+    public static let music = AnalysisSettings(bandHigh: 250, textureEmphasis: false, breakpointsPerSecond: 60)
 
     /// The presets by name, in the order help lists them.
     public static let presets: [(name: String, settings: AnalysisSettings)] = [
-        ("general", .general), ("ui", .ui), ("impacts", .impacts), ("footsteps", .footsteps), ("music", .music),
+        ("general", .general), ("studio", .studio), ("ui", .ui), ("impacts", .impacts), ("footsteps", .footsteps),
+        ("music", .music),
     ]
 
-    /// The detection threshold in dB of mean rise for ``onsetSensitivity`` (nil when it is 0: no onsets).
+    /// The live detection threshold in dB of mean rise for ``onsetSensitivity`` (nil when it is 0: no onsets).
     var onsetThreshold: Double? {
         onsetSensitivity <= 0 ? nil : 12 * AnalysisMath.exp(-onsetSensitivity * 2.484_906_649_788_000_3)  // 12 × (1/12)^s
     }
@@ -171,21 +221,27 @@ public struct AnalysisSettings: Sendable, Equatable {
         }
         try check("bandLow", bandLow, 20...1000)
         try check("bandHigh", bandHigh, (bandLow + 10)...20_000)
-        try check("rmsWindow", rmsWindow, 0.00005...0.1)
-        try check("attack", attack, 0...0.1)
-        try check("hold", hold, 0...0.2)
-        try check("release", release, 0.001...2)
+        try check("rmsWindow", rmsWindow, 0...0.1)
+        try check("attack", attack, 0...1)
+        try check("hold", hold, 0...1)
+        try check("release", release, 0...5)
+        try check("timeBetweenUpdates", timeBetweenUpdates, 0.0001...0.1)
         try check("onsetSensitivity", onsetSensitivity, 0...1)
         try check("minimumOnsetInterval", minimumOnsetInterval, 0...2)
         try check("minimumRise", minimumRise, 0...1)
         try check("plateau", plateau, 0...10)
+        try check("riseWindow", riseWindow, 0...0.5)
         try check("ducking", ducking, 0...1)
         try check("emphasisSharpnessMin", emphasisSharpnessMin, 0...1)
         try check("emphasisSharpnessMax", emphasisSharpnessMax, 0...1)
-        try check("breakpointsPerSecond", breakpointsPerSecond, 1...500)
-        try check("frequencyBreakpointsPerSecond", frequencyBreakpointsPerSecond, 1...500)
-        try check("tolerance", tolerance, 0.001...0.5)
+        try check("textureBrightness", textureBrightness, 0...1)
+        try check("textureDensity", textureDensity, 0...1000)
+        try check("breakpointsPerSecond", breakpointsPerSecond, 1...1000)
+        try check("frequencyBreakpointsPerSecond", frequencyBreakpointsPerSecond, 1...1000)
+        try check("minimumBreakpointScore", minimumBreakpointScore, 0...1)
+        try check("tolerance", tolerance, 0...0.5)
         try check("gain", gain, -40...40)
+        try check("normalizeLevel", normalizeLevel, -60...0)
         try check("floor", floor, -120...(-10))
         try check("sharpnessLow", sharpnessLow, 20...2000)
         try check("sharpnessHigh", sharpnessHigh, (2 * sharpnessLow)...20_000)
@@ -199,6 +255,9 @@ public struct AnalysisSettings: Sendable, Equatable {
             throw AnalysisSettingsError(field: "fftSize", value: Double(fftSize), range: 64...16_384, powerOfTwo: true)
         }
         try check("overlap", Double(overlap), 1...64)
+        if overlap > fftSize {
+            throw AnalysisSettingsError(field: "overlap", value: Double(overlap), range: 1...Double(fftSize))
+        }
     }
 }
 

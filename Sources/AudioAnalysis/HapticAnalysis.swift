@@ -1,5 +1,4 @@
-/// The scale an envelope's breakpoints are reduced in: the one the output format interpolates linearly,
-/// so its straight lines stay within the tolerance of the analysed envelope.
+/// The scale of an analysed envelope's values: the one the output format interpolates linearly.
 package enum EnvelopeScale: Sendable, Equatable {
     /// Core Haptics' intensity I (AHAP curves): the drive amplitude A is I² under the default square law,
     /// so I = √A; equal steps feel about equal.
@@ -9,17 +8,16 @@ package enum EnvelopeScale: Sendable, Equatable {
 }
 
 /// Sound analysed into haptics: a level envelope, a sharpness envelope and transients, ready to be
-/// written as AHAP or `.haptic`. The drive amplitude follows the band's RMS level.
+/// written as AHAP or `.haptic`. The drive amplitude follows the sound's RMS level.
 /// - Important: Thread safety: any thread (a value).
 package struct HapticAnalysis: Sendable, Equatable {
     /// A short, strong event at an onset.
     package struct Transient: Sendable, Equatable {
         /// Seconds from the start of the sound.
         package var time: Double
-        /// Intensity 0…1: the intensity at the peak the transient marks (before any ducking).
+        /// Intensity 0…1: √ of the amplitude of the breakpoint it marks (before ducking).
         package var intensity: Float
-        /// Sharpness 0…1: which of the detector's bands grew at the onset (`DetectorTick.settledSharpness`),
-        /// else the sharpness envelope there, scaled into the settings' emphasis sharpness range.
+        /// Sharpness 0…1: the frequencies that rose there, scaled into the settings' emphasis sharpness range.
         package var sharpness: Float
 
         /// Creates a transient.
@@ -30,7 +28,7 @@ package struct HapticAnalysis: Sendable, Equatable {
         }
     }
 
-    /// Length in seconds: the sound's, plus the envelope's release after it until it falls silent.
+    /// Length in seconds: the sound's, or the envelopes' last point if later (by at most one update).
     package var duration: Double
     /// The scale of `envelope`'s values.
     package var scale: EnvelopeScale
@@ -39,17 +37,15 @@ package struct HapticAnalysis: Sendable, Equatable {
     /// Sharpness 0…1 over time (the spectral centroid below the settings' `centroidLowpass`, mapped
     /// linearly from `frequencyMin`…`frequencyMax`). Starts at time 0 and ends at `duration`.
     package var sharpness: [Breakpoint]
-    /// Transients at onsets, in time order.
+    /// Transients (emphases), in time order; each sits on a breakpoint of `envelope`.
     package var transients: [Transient]
-    /// The band's loudest level (peak scale: a full-scale sine reads 1); intensity 1 when normalising.
+    /// The sound's highest sample magnitude (full scale is 1).
     package var peakLevel: Float
-    /// The tolerance the breakpoints keep to (raised from the setting when the density limit required).
-    package var toleranceUsed: Float
 
     /// Creates an analysis.
     package init(
         duration: Double, scale: EnvelopeScale, envelope: [Breakpoint], sharpness: [Breakpoint],
-        transients: [Transient], peakLevel: Float, toleranceUsed: Float
+        transients: [Transient], peakLevel: Float
     ) {
         self.duration = duration
         self.scale = scale
@@ -57,7 +53,6 @@ package struct HapticAnalysis: Sendable, Equatable {
         self.sharpness = sharpness
         self.transients = transients
         self.peakLevel = peakLevel
-        self.toleranceUsed = toleranceUsed
     }
 
     /// The intensity at `time`: the envelope (linear between breakpoints in its scale, held outside
@@ -95,7 +90,7 @@ package struct HapticAnalysis: Sendable, Equatable {
     }
 }
 
-/// Maps the detector's level to drive amplitude and intensity: u = level ÷ reference; amplitude 0 at or
+/// Maps the live detector's level to drive amplitude and intensity: u = level ÷ reference; amplitude 0 at or
 /// below the floor f (`floor` dB under the reference), else (u − f)/(1 − f) × gain, clipped to 1;
 /// intensity = √amplitude.
 /// - Important: Thread safety: any thread (a value). Real-time safe: yes.

@@ -1,5 +1,7 @@
-/// The level of the haptic-relevant band: band-pass (high-pass at `bandLow`, low-pass at `bandHigh`),
-/// RMS over the `rmsWindow` time constant (5 ms by default), then an attack / hold / release envelope.
+/// The live detector's level of the haptic-relevant band: band-pass (high-pass at `bandLow`, low-pass at
+/// `bandHigh`), RMS with a time constant of `rmsWindow` but at least 5 ms (a drive signal must not
+/// follow the sound's own cycles), then an attack / hold / release envelope whose stages reach 99 % of
+/// a step in `attack` and `release` seconds, as the offline envelope's do.
 ///
 /// The level is on a peak scale: a steady full-scale sine in the band reads 1.
 /// - Important: Thread safety: a value; one owner. Real-time safe: yes.
@@ -12,15 +14,17 @@ struct LevelFollower {
     private let attackK: Double
     private let releaseK: Double
     private let holdFrames: Int
+    /// The shortest RMS time constant, in seconds.
+    static let shortestRMS = 0.005
     /// The envelope after the last sample.
     private(set) var envelope = 0.0
 
     init(settings: AnalysisSettings, sampleRate: Double) {
         highPass = .highPass(corner: settings.bandLow, sampleRate: sampleRate)
         lowPass = .lowPass(corner: settings.bandHigh, sampleRate: sampleRate)
-        rmsK = AnalysisMath.smoothing(seconds: settings.rmsWindow, rate: sampleRate)
-        attackK = AnalysisMath.smoothing(seconds: settings.attack, rate: sampleRate)
-        releaseK = AnalysisMath.smoothing(seconds: settings.release, rate: sampleRate)
+        rmsK = AnalysisMath.smoothing(seconds: max(settings.rmsWindow, Self.shortestRMS), rate: sampleRate)
+        attackK = AnalysisMath.smoothing(seconds: settings.attack / AnalysisMath.ln100, rate: sampleRate)
+        releaseK = AnalysisMath.smoothing(seconds: settings.release / AnalysisMath.ln100, rate: sampleRate)
         holdFrames = Int((settings.hold * sampleRate).rounded())
     }
 

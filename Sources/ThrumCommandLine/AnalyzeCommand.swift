@@ -11,29 +11,30 @@ let analyzeCommand = Subcommand(
         positionalUsage: "SOUND", minPositionals: 1, maxPositionals: 1, positionalValues: .sound,
         options: [
             .value(.output, short: "o", placeholder: "FILE", values: .files(["ahap", "haptic"]), help: "the pattern to write: .ahap or .haptic"),
-            .value(.preset, placeholder: "NAME", values: .preset, help: "general (default), ui, impacts, footsteps or music"),
+            .value(.preset, placeholder: "NAME", values: .preset, help: "general (default), studio, ui, impacts, footsteps or music"),
             .value(.settings, placeholder: "FILE", values: .files(["json", "hasp"]), help: "settings as JSON, e.g. {\"preset\": \"music\", \"release\": 0.1}, or a Haptics Studio project (.hasp)"),
             .value(.clip, placeholder: "NAME", help: "with --settings PROJECT.hasp: the clip whose settings to use"),
-            .value(.breakpointsPerSecond, placeholder: "N", help: "most breakpoints per second in each envelope (1…500)"),
-            .value(.tolerance, placeholder: "X", help: "largest error of the breakpoints on the 0…1 scale (0.001…0.5)"),
-            .value(.attack, placeholder: "S", help: "envelope attack time constant in seconds (0…0.1)"),
-            .value(.hold, placeholder: "S", help: "how long the envelope holds a peak, in seconds (0…0.2)"),
-            .value(.release, placeholder: "S", help: "envelope release time constant in seconds (0.001…2)"),
-            .value(.sensitivity, placeholder: "X", help: "onset sensitivity 0…1 (0: no transients)"),
-            .value(.gain, placeholder: "DB", help: "gain in dB after normalising (−40…40)"),
-            .value(.band, placeholder: "LOW-HIGH", help: "the band the envelope follows, in Hz (e.g. 20-250)"),
-            .flag(.noNormalize, help: "a full-scale sine maps to intensity 1 (default: the loudest moment does)"),
+            .value(.breakpointsPerSecond, placeholder: "N", help: "most amplitude breakpoints in each second (1…1000)"),
+            .value(.tolerance, placeholder: "X", help: "also drop breakpoints this close to the line between their neighbours (0…0.5)"),
+            .value(.attack, placeholder: "S", help: "seconds the envelope takes to rise 99 % of a step (0…1)"),
+            .value(.hold, placeholder: "S", help: "how long the envelope holds a peak, in seconds (0…1)"),
+            .value(.release, placeholder: "S", help: "seconds the envelope takes to fall 99 % of a step (0…5)"),
+            .value(.sensitivity, placeholder: "X", help: "emphasis sensitivity 0…1 (0: no transients)"),
+            .value(.gain, placeholder: "DB", help: "gain in dB on the sound (−40…40; with --no-normalize)"),
+            .value(.band, placeholder: "LOW-HIGH", help: "the live detector's band in Hz (e.g. 20-250); analysis follows the whole band"),
+            .flag(.noNormalize, help: "analyse the sound at its own level (default: its highest sample is 0 dBFS)"),
             .flag(.split, help: "AHAP: write the transients to a second file, OUT_transients.ahap, for a second player"),
         ],
         details: """
             SOUND is any file libsndfile reads (WAV, AIFF, FLAC, Ogg, CAF, …), up to 30 minutes.
             Settings come from the options, then the settings file, then the preset.
-            Settings file keys: preset, normalize, emphasis, bandLow, bandHigh, rmsWindow, attack, hold, release,
-            onsetSensitivity, minimumOnsetInterval, minimumRise, plateau, ducking, emphasisSharpnessMin,
-            emphasisSharpnessMax, breakpointsPerSecond, frequencyBreakpointsPerSecond, tolerance, gain, floor,
-            sharpnessLow, sharpnessHigh, frequencyMin, frequencyMax, frequencyOutputMin, frequencyOutputMax,
-            centroidLowpass, fftSize, overlap (docs/analysis.md gives each with Haptics Studio's name;
-            docs/audio-to-haptics.md, "Settings", the rest).
+            Settings file keys: preset, normalize, emphasis, textureEmphasis, bandLow, bandHigh, rmsWindow,
+            attack, hold, release, timeBetweenUpdates, onsetSensitivity, minimumOnsetInterval, minimumRise,
+            plateau, ducking, emphasisSharpnessMin, emphasisSharpnessMax, textureBrightness, textureDensity,
+            breakpointsPerSecond, frequencyBreakpointsPerSecond, minimumBreakpointScore, tolerance, gain,
+            normalizeLevel, floor, sharpnessLow, sharpnessHigh, frequencyMin, frequencyMax, frequencyOutputMin,
+            frequencyOutputMax, centroidLowpass, fftSize, overlap (docs/analysis.md gives each, with Haptics
+            Studio's name).
             --settings PROJECT.hasp --clip NAME analyses with that clip's settings from Haptics Studio.
             Exit status: 0 ok, 64 usage, 65 unreadable sound or bad settings, 66 missing file, 74 cannot write.
             """),
@@ -69,12 +70,10 @@ let analyzeCommand = Subcommand(
         let analyzed = try Analyzing.analyze(request, with: chosen)
         for warning in analyzed.warnings { console.error("thrum analyze: warning: \(warning)") }
         let analysis = analyzed.analysis
-        let tolerance = analyzed.settings.tolerance
-        let raised = analysis.toleranceUsed > Float(tolerance) ? String(cFormat: ", raised to %.3g", analysis.toleranceUsed) : ""
         console.print(
             "wrote \(analyzed.written.joined(separator: " and ")): " + String(cFormat: "%.3f s", analysis.duration) + ", \(analysis.envelope.count) "
-                + (analysis.scale == .intensity ? "intensity" : "amplitude") + " and \(analysis.sharpness.count) sharpness breakpoints "
-                + "(tolerance \(tolerance)\(raised)), \(analysis.transients.count) transients; loudest "
+                + (analysis.scale == .intensity ? "intensity" : "amplitude") + " and \(analysis.sharpness.count) sharpness breakpoints, "
+                + "\(analysis.transients.count) transients; loudest "
                 + (analysis.peakLevel > 0 ? String(cFormat: "%.1f dBFS", 20 * log10(Double(analysis.peakLevel))) : "silent"))
         return .ok
     })

@@ -2,16 +2,16 @@ import AudioAnalysis
 import HapticFormats
 
 /// An analysis as a `.haptic` file (Meta Haptics Studio / Lofelt v1), the way Thrum plays `.haptic`:
-/// - the amplitude envelope is the drive amplitude (the analysis reduced in the amplitude scale, which
-///   `.haptic` interpolates linearly), from 0 to the end of the release;
+/// - the amplitude envelope is the drive amplitude (the analysis in the amplitude scale, which `.haptic`
+///   interpolates linearly), from 0 to the end of the sound;
 /// - the frequency envelope is the sharpness (Thrum plays `.haptic` frequency as sharpness);
-/// - each transient is an emphasis on an amplitude breakpoint at its time (one is added where there is
+/// - each transient is an emphasis on the amplitude breakpoint at its time (one is added where there is
 ///   none): amplitude = intensity² (at least the envelope's there, as the format requires), frequency =
 ///   the transient's sharpness.
 /// Times are rounded to 0.1 ms and values to 0.001.
 package enum AnalysisHapticFile {
     /// - Parameters:
-    ///   - analysis: reduced in the amplitude scale.
+    ///   - analysis: in the amplitude scale.
     ///   - source: the sound's file name, recorded in the metadata.
     package static func file(_ analysis: HapticAnalysis, source: String, settingsName: String) -> HapticFile {
         precondition(analysis.scale == .amplitude, "AnalysisHapticFile: .haptic needs an amplitude envelope")

@@ -14,14 +14,18 @@ package enum AnalysisSettingsFile {
     package static var numbers: [(key: String, path: WritableKeyPath<AnalysisSettings, Double>)] {
         [
         ("bandLow", \.bandLow), ("bandHigh", \.bandHigh), ("rmsWindow", \.rmsWindow), ("attack", \.attack),
-        ("hold", \.hold), ("release", \.release), ("onsetSensitivity", \.onsetSensitivity),
-        ("minimumOnsetInterval", \.minimumOnsetInterval), ("minimumRise", \.minimumRise), ("plateau", \.plateau),
-        ("ducking", \.ducking), ("emphasisSharpnessMin", \.emphasisSharpnessMin),
-        ("emphasisSharpnessMax", \.emphasisSharpnessMax), ("breakpointsPerSecond", \.breakpointsPerSecond),
-        ("frequencyBreakpointsPerSecond", \.frequencyBreakpointsPerSecond), ("tolerance", \.tolerance),
-        ("gain", \.gain), ("floor", \.floor), ("sharpnessLow", \.sharpnessLow), ("sharpnessHigh", \.sharpnessHigh),
-        ("frequencyMin", \.frequencyMin), ("frequencyMax", \.frequencyMax), ("frequencyOutputMin", \.frequencyOutputMin),
-        ("frequencyOutputMax", \.frequencyOutputMax), ("centroidLowpass", \.centroidLowpass),
+        ("hold", \.hold), ("release", \.release), ("timeBetweenUpdates", \.timeBetweenUpdates),
+        ("onsetSensitivity", \.onsetSensitivity), ("minimumOnsetInterval", \.minimumOnsetInterval),
+        ("minimumRise", \.minimumRise), ("plateau", \.plateau), ("riseWindow", \.riseWindow),
+        ("ducking", \.ducking),
+        ("emphasisSharpnessMin", \.emphasisSharpnessMin), ("emphasisSharpnessMax", \.emphasisSharpnessMax),
+        ("textureBrightness", \.textureBrightness), ("textureDensity", \.textureDensity),
+        ("breakpointsPerSecond", \.breakpointsPerSecond), ("frequencyBreakpointsPerSecond", \.frequencyBreakpointsPerSecond),
+        ("minimumBreakpointScore", \.minimumBreakpointScore), ("tolerance", \.tolerance), ("gain", \.gain),
+        ("normalizeLevel", \.normalizeLevel), ("floor", \.floor), ("sharpnessLow", \.sharpnessLow),
+        ("sharpnessHigh", \.sharpnessHigh), ("frequencyMin", \.frequencyMin), ("frequencyMax", \.frequencyMax),
+        ("frequencyOutputMin", \.frequencyOutputMin), ("frequencyOutputMax", \.frequencyOutputMax),
+        ("centroidLowpass", \.centroidLowpass),
         ]
     }
 
@@ -32,7 +36,8 @@ package enum AnalysisSettingsFile {
 
     /// The true/false fields, by their key.
     static var flags: [(key: String, path: WritableKeyPath<AnalysisSettings, Bool>)] {
-        [("normalize", \.normalize), ("emphasis", \.emphasis)]
+        [("normalize", \.normalize), ("emphasis", \.emphasis), ("relativeSensitivity", \.relativeSensitivity),
+         ("textureEmphasis", \.textureEmphasis)]
     }
 
     static var keys: [String] { ["preset"] + flags.map(\.key) + numbers.map(\.key) + counts.map(\.key) }

@@ -209,8 +209,10 @@ package enum Analyzing {
 
     /// Settings as the JSON object `analyze --settings` reads (`normalize` and the numbers).
     package static func object(_ settings: AnalysisSettings) -> [String: Any] {
-        var object: [String: Any] = ["normalize": settings.normalize]
+        var object: [String: Any] = [:]
+        for (key, path) in AnalysisSettingsFile.flags { object[key] = settings[keyPath: path] }
         for (key, path) in AnalysisSettingsFile.numbers { object[key] = settings[keyPath: path] }
+        for (key, path) in AnalysisSettingsFile.counts { object[key] = settings[keyPath: path] }
         return object
     }
 

@@ -3,14 +3,14 @@ import AudioAnalysis
 import FoundationEssentials
 
 /// Meta Haptics Studio's analysis settings (a `.hasp` clip's `settings`: the serde form of
-/// `OfflineAnalysisSettings` in meta-haptics-sdk's `audio_analysis`) as Thrum's ``AnalysisSettings``.
-/// The table below is the whole mapping (docs/analysis.md explains each line); Thrum's own settings
-/// that Meta has no counterpart for (`bandLow`, `bandHigh`, `floor`, `tolerance`, `sharpnessLow`,
-/// `sharpnessHigh`) keep the `general` preset's values.
+/// `OfflineAnalysisSettings` and `PreprocessingSettings` in meta-haptics-sdk's `audio_analysis`) as
+/// Thrum's ``AnalysisSettings``, each meaning what it means in Haptics Studio. The table below is the
+/// whole mapping (docs/analysis.md explains each line). A setting the clip does not give keeps
+/// Haptics Studio's default (the `studio` preset); Thrum's own texture emphasis is off, as Haptics
+/// Studio has none; the live detector's settings keep the `general` preset's values.
 ///
 /// A wrong type or a value out of range is an error at its place (exit 65); a key Thrum does not know
-/// is a located note; settings Thrum reads but does not use (`time_between_updates`,
-/// `minimum_breakpoint_score`) are notes too.
+/// is a located note.
 package enum HaspSettings {
     /// One Meta setting: its path under `settings`, the Thrum field and the factor from Meta's unit.
     struct Field: Sendable {
@@ -27,12 +27,15 @@ package enum HaspSettings {
     }
 
     static let fields: [Field] = [
-        Field(path: "preprocessing.gain_db", thrum: "gain") { $0.gain += $1 },
+        Field(path: "preprocessing.gain_db", thrum: "gain") { $0.gain = $1 },
+        Field(path: "preprocessing.normalize_level_db", thrum: "normalizeLevel") { $0.normalizeLevel = $1 },
         Field(path: "offline.amplitude_breakpoints_per_second", thrum: "breakpointsPerSecond") { $0.breakpointsPerSecond = $1 },
+        Field(path: "offline.minimum_breakpoint_score", thrum: "minimumBreakpointScore") { $0.minimumBreakpointScore = $1 },
         Field(path: "offline.amplitude.envelope_attack_time", thrum: "attack") { $0.attack = $1 },
         Field(path: "offline.amplitude.envelope_hold_time", thrum: "hold") { $0.hold = $1 },
         Field(path: "offline.amplitude.envelope_release_time", thrum: "release") { $0.release = $1 },
         Field(path: "offline.amplitude.rms_windowing_time", thrum: "rmsWindow") { $0.rmsWindow = $1 },
+        Field(path: "offline.amplitude.time_between_updates", thrum: "timeBetweenUpdates") { $0.timeBetweenUpdates = $1 },
         Field(path: "offline.frequency_breakpoints_per_second", thrum: "frequencyBreakpointsPerSecond") {
             $0.frequencyBreakpointsPerSecond = $1
         },
@@ -48,19 +51,13 @@ package enum HaspSettings {
         Field(path: "offline.emphasis.sharpness_max", thrum: "emphasisSharpnessMax") { $0.emphasisSharpnessMax = $1 },
         Field(path: "offline.emphasis.ducking_percent", thrum: "ducking") { $0.ducking = $1 / 100 },
         Field(path: "offline.spectrum.centroid_lowpass_hz", thrum: "centroidLowpass") { $0.centroidLowpass = $1 },
-        Field(path: "offline.spectrum.fft_size", thrum: "fftSize") { $0.fftSize = Int($1) },
-        Field(path: "offline.spectrum.overlap_factor", thrum: "overlap") { $0.overlap = Int($1) },
+        Field(path: "offline.spectrum.fft_size", thrum: "fftSize") { $0.fftSize = Int(exactly: $1) ?? 0 },
+        Field(path: "offline.spectrum.overlap_factor", thrum: "overlap") { $0.overlap = Int(exactly: $1) ?? 0 },
     ]
     /// Boolean settings.
     static let flags: [Flag] = [
         Flag(path: "preprocessing.normalize_audio", thrum: "normalize") { $0.normalize = $1 },
         Flag(path: "offline.emphasis_enabled", thrum: "emphasis") { $0.emphasis = $1 },
-    ]
-    /// Read, not used, and why.
-    static let unused: [String: String] = [
-        "offline.amplitude.time_between_updates": "Thrum's envelope has a point every 0.5 ms",
-        "offline.minimum_breakpoint_score": "Thrum's breakpoints keep within `tolerance` of the envelope instead",
-        "preprocessing.normalize_level_db": "added to the gain when normalize_audio is true",
     ]
     /// The objects of the settings tree.
     static let groups = [
@@ -70,10 +67,9 @@ package enum HaspSettings {
     /// The settings of `node` (a clip's `settings` object) in `file`, and the located notes.
     /// - Throws: `ServiceError` (65) at the first value of a wrong type or out of range.
     package static func read(_ node: JSONNode, file: String) throws -> (AnalysisSettings, notes: [String]) {
-        var settings = AnalysisSettings.general
+        var settings = AnalysisSettings.studio
         var notes: [String] = []
         var positions: [String: SourcePosition] = [:]
-        var normalizeLevel = 0.0
         func place(_ position: SourcePosition?) -> String { position.map { "\(file):\($0)" } ?? file }
         func walk(_ node: JSONNode, path: String) throws {
             guard case .object(let members) = node.value else {
@@ -94,19 +90,14 @@ package enum HaspSettings {
                         throw ServiceError(.dataError, "\(place(member.keyPosition)): settings.\(full) must be true or false")
                     }
                     flag.apply(&settings, value)
-                } else if let why = unused[full] {
-                    if full == "preprocessing.normalize_level_db", case .number(let value, _) = member.value.value {
-                        normalizeLevel = value
-                    } else {
-                        notes.append("\(place(member.keyPosition)): settings.\(full) is read but not used: \(why)")
-                    }
                 } else {
                     notes.append("\(place(member.keyPosition)): settings.\(full) is not a Haptics Studio setting Thrum knows; ignored")
                 }
             }
         }
         try walk(node, path: "")
-        if settings.normalize { settings.gain += normalizeLevel }
+        // Haptics Studio ignores the gain when it normalises.
+        if settings.normalize { settings.gain = 0 }
         do {
             try settings.validate()
         } catch {

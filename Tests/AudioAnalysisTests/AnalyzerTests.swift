@@ -40,8 +40,15 @@ func envelopeSeries(_ analysis: HapticAnalysis, _ sound: TestSound) -> (found: [
             ("steps", Signals.noiseSteps(seconds: 20)), ("music", Signals.music(seconds: 20)),
         ]
         for (name, sound) in sounds {
-            let times = analyze(sound).transients.map(\.time)
-            let score = Scores.f1(found: times, truth: sound.onsets)
+            // Haptics Studio's minimum rise is of the loudest: the default (0.2, fitted to designers'
+            // clips) leaves out the quietest clicks (0.3 of the loudest, 5-sample RMS) and the small steps
+            // up of the noise; with a lower one every onset is a candidate.
+            var settings = AnalysisSettings.general
+            if name == "clicks" || name == "steps" { settings.minimumRise = 0.05 }
+            let times = analyze(sound, settings: settings).transients.map(\.time)
+            // An emphasis sits on the breakpoint where the rise ends (Haptics Studio's design): up to the
+            // attack after the onset, so within the issue's ±20 ms.
+            let score = Scores.f1(found: times, truth: sound.onsets, tolerance: 0.02)
             if name == "music" {
                 // A designer marks the kicks and snares, not every hi-hat under the mix (see
                 // DesignerEmphasisTests): every transient sits at an onset (±20 ms, the measure),
@@ -60,7 +67,7 @@ func envelopeSeries(_ analysis: HapticAnalysis, _ sound: TestSound) -> (found: [
         let analysis = analyze(Signals.music(seconds: 10))
         #expect(!analysis.transients.isEmpty)
         for transient in analysis.transients {
-            #expect(transient.intensity >= analysis.intensity(at: transient.time) - analysis.toleranceUsed)
+            #expect(transient.intensity >= analysis.intensity(at: transient.time))
             #expect(transient.intensity <= 1)
             #expect((0...1).contains(transient.sharpness))
         }
@@ -73,85 +80,94 @@ func envelopeSeries(_ analysis: HapticAnalysis, _ sound: TestSound) -> (found: [
             settings.breakpointsPerSecond = perSecond
             settings.frequencyBreakpointsPerSecond = perSecond
             let analysis = analyze(sound, settings: settings)
-            #expect(analysis.duration >= sound.duration)
+            #expect(abs(analysis.duration - sound.duration) <= 0.001)
             for envelope in [analysis.envelope, analysis.sharpness] {
                 #expect(envelope.first?.time == 0)
                 #expect(abs(envelope.last!.time - analysis.duration) <= 1e-9)
-                #expect(Double(envelope.count) <= perSecond * sound.duration + 3, "\(perSecond) per second")
+                // At most the budget in each second, plus the point at 0 and the one at the end.
+                for second in 0..<12 {
+                    let inSecond = envelope.filter { $0.time > 0 && $0.time < analysis.duration && Int($0.time) == second }
+                    #expect(Double(inSecond.count) <= perSecond + 1, "\(perSecond) per second, second \(second)")
+                }
                 #expect(envelope.map(\.time) == envelope.map(\.time).sorted())
             }
-            #expect(abs((analysis.envelope.map(\.value).max() ?? 0) - 1) <= analysis.toleranceUsed + 1e-6)
         }
-        var tight = AnalysisSettings.general
-        tight.breakpointsPerSecond = 5
-        #expect(analyze(sound, settings: tight).toleranceUsed > Float(tight.tolerance))
     }
 
+    /// A 200 Hz sine at 0.1 (−20 dBFS) reads 0.1 without normalising (the envelope follows the waveform's
+    /// peaks, rippling a little under its 100 ms release), 0.2 with 6 dB of gain, and 1 when normalised to
+    /// 0 dBFS.
     @Test func levelsWithoutNormalisingAreRelativeToFullScale() {
         let rate = 48_000.0
         let samples = (0..<Int(rate)).map { Float(0.1 * sin(2 * .pi * 200 * Double($0) / rate)) }
         let sound = TestSound(rate: rate, samples: samples, onsets: [0], envelope: nil)
-        // Intensity = √amplitude: amplitude 0.1 is intensity 0.316, 0.2 is 0.447.
+        func level(_ settings: AnalysisSettings) -> Float {
+            let analysis = analyze(sound, settings: settings)
+            let values = stride(from: 0.2, to: 0.8, by: 0.001).map { analysis.amplitude(at: $0) }
+            return values.reduce(0, +) / Float(values.count)
+        }
         var settings = AnalysisSettings.general
         settings.normalize = false
-        settings.tolerance = 0.005
-        #expect(abs(analyze(sound, settings: settings).intensity(at: 0.5) - (Float(0.1).squareRoot())) <= 0.015)
+        #expect(abs(level(settings) - 0.1) <= 0.008)
         settings.gain = 6.0206
-        #expect(abs(analyze(sound, settings: settings).intensity(at: 0.5) - (Float(0.2).squareRoot())) <= 0.02)
+        #expect(abs(level(settings) - 0.2) <= 0.016)
         settings.normalize = true
         settings.gain = 0
-        #expect(abs(analyze(sound, settings: settings).intensity(at: 0.5) - 1) <= 0.02)
+        #expect(abs(level(settings) - 1) <= 0.08)
     }
 
-    @Test func soundUnderTheFloorIsSilent() {
-        // A tone at full level for 0.5 s, then the same tone 60 dB lower: under the −50 dB floor.
+    /// Haptics Studio's envelope has no floor: a tone 60 dB under another reads 60 dB under it.
+    @Test func aQuietPartReadsAsQuietAsItIs() {
         let rate = 48_000.0
         let samples = (0..<Int(rate)).map { i -> Float in
             let level = i < Int(rate / 2) ? 0.8 : 0.0008
             return Float(level * sin(2 * .pi * 300 * Double(i) / rate))
         }
         let analysis = analyze(TestSound(rate: rate, samples: samples, onsets: [], envelope: nil))
-        #expect(abs(analysis.intensity(at: 0.3) - 1) <= 0.04)
-        #expect(analysis.intensity(at: 0.9) == 0)
+        let loud = analysis.amplitude(at: 0.3)
+        let quiet = analysis.amplitude(at: 0.9)
+        #expect(quiet > 0)
+        #expect(abs(20 * log10(Double(quiet / loud)) + 60) <= 1.5)
     }
 
-    /// The release continues after the sound until the envelope falls silent: a sound that stops at full
-    /// level ends with a release tail of about hold + 6 × release, down to exactly 0.
-    @Test func theReleaseOutlivesTheSound() {
+    /// The envelope ends with the sound (within one update), as Haptics Studio's does, and falls 99 % of
+    /// the way in `release` seconds after the `hold`.
+    @Test func theReleaseTakesItsTime() {
         let rate = 48_000.0
-        let samples = (0..<Int(rate / 2)).map { Float(0.8 * sin(2 * .pi * 200 * Double($0) / rate)) }
-        let analysis = analyze(TestSound(rate: rate, samples: samples, onsets: [0], envelope: nil))
+        let samples = (0..<Int(rate)).map { i in i < Int(rate / 2) ? Float(0.8 * sin(2 * .pi * 200 * Double(i) / rate)) : 0 }
         let settings = AnalysisSettings.general
-        // Amplitude falls from 1 to the −50 dB floor at release τ: ln(316) ≈ 5.8 τ, after the hold.
-        #expect(abs(analysis.duration - (0.5 + settings.hold + 5.8 * settings.release)) <= 0.02)
-        #expect(analysis.envelope.last?.value == 0)
-        #expect(analysis.intensity(at: 0.5 + settings.hold + settings.release) > 0.2)
+        var plain = settings
+        plain.emphasis = false
+        let analysis = analyze(TestSound(rate: rate, samples: samples, onsets: [0], envelope: nil), settings: plain)
+        #expect(abs(analysis.duration - 1) <= 0.001)
+        let top = analysis.amplitude(at: 0.499)
+        // The last peak of the sine is at most a quarter period before the end.
+        let end = 0.5 - 0.00125 + settings.hold
+        #expect(analysis.amplitude(at: end + settings.release) <= 0.02 * top)
+        #expect(analysis.amplitude(at: end + 0.3 * settings.release) >= 0.15 * top)
+        #expect(analysis.amplitude(at: end + 0.3 * settings.release) <= 0.4 * top)
     }
 
-    /// Each scale keeps its own straight lines within the tolerance: the amplitude scale is what `.haptic`
-    /// interpolates, the intensity scale what AHAP curves interpolate.
-    @Test func bothScalesKeepTheTolerance() {
+    /// AHAP's intensity scale holds the same breakpoints and transients as `.haptic`'s amplitude scale,
+    /// each breakpoint's intensity the square root of its amplitude.
+    @Test func theIntensityScaleIsTheSquareRootOfTheAmplitudeScale() {
         let sound = Signals.toneBursts(seconds: 6, attack: 0.05, release: 0.2)
-        var settings = AnalysisSettings.general
-        settings.breakpointsPerSecond = 500
-        let byIntensity = analyze(sound, settings: settings)
+        let byIntensity = analyze(sound)
         let byAmplitude = sound.samples.withUnsafeBufferPointer {
-            AudioAnalyzer.analyze(samples: $0, channels: 1, sampleRate: sound.rate, settings: settings, scale: .amplitude)
+            AudioAnalyzer.analyze(samples: $0, channels: 1, sampleRate: sound.rate, settings: .general, scale: .amplitude)
         }
         #expect(byIntensity.scale == .intensity)
         #expect(byAmplitude.scale == .amplitude)
         #expect(byAmplitude.transients == byIntensity.transients)
-        // Between the two, the amplitude differs by at most the two tolerances in amplitude terms
-        // (an intensity error e moves the amplitude by at most 2e).
-        for t in stride(from: 0.0, to: sound.duration, by: 0.001) {
-            #expect(abs(byAmplitude.amplitude(at: t) - (byIntensity.amplitude(at: t))) <= 3 * Float(settings.tolerance), "at \(t) s")
-        }
+        #expect(byIntensity.envelope.map(\.time) == byAmplitude.envelope.map(\.time))
+        for (i, a) in zip(byIntensity.envelope, byAmplitude.envelope) { #expect(abs(i.value * i.value - a.value) <= 1e-6) }
     }
 
     @Test func silenceGivesAFlatZeroEnvelopeAndNoTransients() {
         let analysis = analyze(TestSound(rate: 48_000, samples: [Float](repeating: 0, count: 48_000), onsets: [], envelope: nil))
-        #expect(analysis.envelope.map(\.value) == [0, 0])
-        #expect(analysis.sharpness.count == 2)
+        #expect(analysis.envelope.allSatisfy { $0.value == 0 })
+        #expect(analysis.envelope.count <= 4)
+        #expect(analysis.sharpness.count <= 4)
         #expect(analysis.transients == [])
         #expect(analysis.duration == 1)
         let empty = analyze(TestSound(rate: 48_000, samples: [], onsets: [], envelope: nil))
@@ -159,20 +175,18 @@ func envelopeSeries(_ analysis: HapticAnalysis, _ sound: TestSound) -> (found: [
         #expect(empty.envelope.count == 1)
     }
 
-    @Test func bassIsDullAndHissIsSharp() {
+    /// The frequency envelope is the centroid below the 1 kHz low-pass mapped from 30…600 Hz: a 70 Hz
+    /// bass reads (70 − 30) / 570, white noise (a flat spectrum up to the low-pass, centroid near 500 Hz)
+    /// reads high.
+    @Test func bassIsDullAndNoiseIsSharp() {
         var rng = SplitMix64(seed: 21)
         let rate = 48_000.0
-        var previous = 0.0
-        let hiss = (0..<Int(rate)).map { _ -> Float in
-            let n = rng.noise()
-            defer { previous = n }
-            return Float(0.3 * (n - previous))
-        }
+        let noise = (0..<Int(rate)).map { _ in Float(0.3 * rng.noise()) }
         let bass = (0..<Int(rate)).map { Float(0.5 * sin(2 * .pi * 70 * Double($0) / rate)) }
         let dull = analyze(TestSound(rate: rate, samples: bass, onsets: [], envelope: nil)).sharpness(at: 0.5)
-        let sharp = analyze(TestSound(rate: rate, samples: hiss, onsets: [], envelope: nil)).sharpness(at: 0.5)
-        #expect(dull < 0.15)
-        #expect(sharp > 0.85)
+        let sharp = analyze(TestSound(rate: rate, samples: noise, onsets: [], envelope: nil)).sharpness(at: 0.5)
+        #expect(abs(dull - Float(40.0 / 570)) < 0.03)
+        #expect(sharp > 0.7)
     }
 
     /// A transient's sharpness says which bands rose: low for a bass note, high for a high tone or a click.
@@ -192,7 +206,8 @@ func envelopeSeries(_ analysis: HapticAnalysis, _ sound: TestSound) -> (found: [
         for rate in [44_100.0, 22_050.0, 96_000.0] {
             let sound = Signals.toneBursts(seconds: 10, attack: 0.01, rate: rate)
             let analysis = analyze(sound)
-            #expect(Scores.f1(found: analysis.transients.map(\.time), truth: sound.onsets).f1 >= 0.9, "\(rate) Hz")
+            let times = analysis.transients.map(\.time)
+            #expect(Scores.f1(found: times, truth: sound.onsets, tolerance: 0.02).f1 >= 0.9, "\(rate) Hz")
             let (found, known) = envelopeSeries(analysis, sound)
             #expect(Scores.correlation(found, known) >= 0.95, "\(rate) Hz")
         }

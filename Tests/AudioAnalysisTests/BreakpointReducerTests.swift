@@ -4,78 +4,66 @@ import Testing
 
 @testable import AudioAnalysis
 
+/// Visvalingam–Whyatt reduction in one-second regions, worked out by hand from the method's definition
+/// (a point's score is twice the area of its triangle with its neighbours; the smallest goes first).
 @Suite struct BreakpointReducerTests {
-    /// Largest distance between `values` (sample i at i × step) and the lines through `points`.
-    func largestError(_ values: [Float], _ points: [Breakpoint], step: Double) -> Float {
-        var worst: Float = 0
-        for (i, v) in values.enumerated() {
-            worst = max(worst, abs(HapticAnalysis.value(of: points, at: Double(i) * step) - v))
-        }
-        return worst
+    func points(_ values: [(Double, Float)]) -> [Breakpoint] { values.map { Breakpoint(time: $0.0, value: $0.1) } }
+
+    func reduce(_ points: [Breakpoint], perRegion: Int, minimumScore: Float = 0, tolerance: Float = 0, region: Double = 1)
+        -> [Int]
+    {
+        BreakpointReducer.reduce(points, perRegion: perRegion, minimumScore: minimumScore, tolerance: tolerance, regionSeconds: region)
     }
 
-    @Test func everySampleStaysWithinTheTolerance() {
+    /// (0,0) (1,1) (2,0) (3,0.1) (4,0) in one region: scores 2, 1.1, 0.2, so the small bump at 3 goes first;
+    /// then (1,1) and (2,0) both score 2 and the leftmost triangle goes.
+    @Test func theSmallestTriangleGoesFirst() {
+        let bumps = points([(0, 0), (1, 1), (2, 0), (3, 0.1), (4, 0)])
+        #expect(reduce(bumps, perRegion: 5, region: 10) == [0, 1, 2, 3, 4])
+        #expect(reduce(bumps, perRegion: 4, region: 10) == [0, 1, 2, 4])
+        #expect(reduce(bumps, perRegion: 3, region: 10) == [0, 2, 4])
+        #expect(reduce(bumps, perRegion: 1, region: 10) == [0, 4])
+    }
+
+    /// Each second keeps at most its budget, and its first and last points.
+    @Test func eachSecondKeepsItsBudgetAndItsEnds() {
         var rng = SplitMix64(seed: 5)
-        var v: Float = 0.5
-        let values = (0..<20_000).map { _ -> Float in
-            v = min(max(v + Float(rng.range(-0.003, 0.003)), 0), 1)
-            return v
-        }
-        for tolerance: Float in [0.005, 0.02, 0.1] {
-            let points = BreakpointReducer.reduce(values, start: 0, step: 0.001, tolerance: tolerance)
-            #expect(largestError(values, points, step: 0.001) <= tolerance * 1.0001)
-            #expect(points.first?.time == 0)
-            #expect(abs(points.last!.time - 19.999) <= 1e-9)
-            #expect(points.allSatisfy { (0...1).contains($0.value) })
-            #expect(points.count < values.count / 4, "tolerance \(tolerance)")
+        let noisy = (0..<5000).map { Breakpoint(time: Double($0) * 0.001, value: Float(rng.unit())) }
+        let kept = reduce(noisy, perRegion: 40)
+        for second in 0..<5 {
+            let inRegion = kept.filter { Int(noisy[$0].time + 1e-9) == second }
+            #expect(inRegion.count == 40, "second \(second)")
+            #expect(inRegion.first == second * 1000 && inRegion.last == second * 1000 + 999, "second \(second)")
         }
     }
 
-    @Test func aStraightLineNeedsItsTwoEnds() {
-        let values = (0...1000).map { Float($0) / 1000 }
-        let points = BreakpointReducer.reduce(values, start: 2, step: 0.01, tolerance: 0.001)
-        #expect(points.count == 2)
-        #expect(points[0] == Breakpoint(time: 2, value: 0))
-        #expect(abs(points[1].time - 12) <= 1e-9)
-        #expect(abs(points[1].value - 1) <= 1e-6)
+    /// Points on a straight line score 0: a minimum score drops them all but the region's ends, as in
+    /// Haptics Studio (silence and steady levels cost no breakpoints).
+    @Test func theMinimumScoreClearsStraightRuns() {
+        let ramp = (0...100).map { Breakpoint(time: Double($0) * 0.005, value: Float($0) / 100) }
+        #expect(reduce(ramp, perRegion: 1000) == Array(0...100))
+        #expect(reduce(ramp, perRegion: 1000, minimumScore: 1e-8) == [0, 100])
     }
 
-    @Test func cornersAreKept() {
-        // A triangle: up for 100 samples, down for 100; the apex must survive a tight tolerance.
-        let values = (0...200).map { Float($0 <= 100 ? $0 : 200 - $0) / 100 }
-        let points = BreakpointReducer.reduce(values, start: 0, step: 1, tolerance: 0.001)
-        #expect(points.count == 3)
-        #expect(points[1].time == 100)
-        #expect(abs(points[1].value - 1) <= 0.001)
-    }
-
-    @Test func theDensityLimitRaisesTheTolerance() {
-        var rng = SplitMix64(seed: 6)
-        let values = (0..<5000).map { _ in Float(rng.unit()) }
-        let (points, used) = BreakpointReducer.reduce(values, start: 0, step: 0.001, tolerance: 0.01, maxPoints: 50)
-        #expect(points.count <= 50)
-        #expect(used > 0.01)
-        #expect(largestError(values, points, step: 0.001) <= used * 1.0001)
-    }
-
-    @Test func edgeCases() {
-        #expect(BreakpointReducer.reduce([], start: 0, step: 1, tolerance: 0.1) == [])
-        #expect(BreakpointReducer.reduce([0.4], start: 1, step: 1, tolerance: 0.1) == [Breakpoint(time: 1, value: 0.4)])
-    }
-}
-
-extension BreakpointReducerTests {
-    @Test func silenceIsKeptExactlyAndRisesStartFromIt() {
-        // Silence, a bump, silence: the zeros around the bump are breakpoints at exactly 0.
-        var values = [Float](repeating: 0, count: 300)
-        for i in 100..<200 { values[i] = 0.5 + 0.3 * sin(Float(i) / 10) }
-        let points = BreakpointReducer.reduce(values, start: 0, step: 0.001, tolerance: 0.05)
-        for i in [0, 99, 200, 299] {
-            #expect(points.contains(Breakpoint(time: Double(i) * 0.001, value: 0)), "sample \(i) kept as 0")
+    /// Tolerance drops the points within that distance of the line between their neighbours: an
+    /// exponential decay keeps fewer points the larger it is, and stays near the kept lines.
+    @Test func toleranceThinsWhatIsNearlyStraight() {
+        let decay = (0..<1000).map { Breakpoint(time: Double($0) * 0.001, value: Float(exp(-Double($0) / 200))) }
+        var counts: [Int] = []
+        for tolerance: Float in [0, 0.001, 0.01, 0.05] {
+            let kept = reduce(decay, perRegion: 1000, tolerance: tolerance).map { decay[$0] }
+            counts.append(kept.count)
+            for point in decay {
+                #expect(abs(HapticAnalysis.value(of: kept, at: point.time) - point.value) <= 4 * tolerance + 1e-6, "at \(point.time)")
+            }
         }
-        #expect(HapticAnalysis.value(of: points, at: 0.05) == 0)
-        #expect(HapticAnalysis.value(of: points, at: 0.25) == 0)
-        #expect(largestError(values, points, step: 0.001) <= 0.05 * 1.0001)
-        #expect(points.last == Breakpoint(time: 0.299, value: 0))
+        #expect(counts[0] == 1000)
+        #expect(counts == counts.sorted(by: >) && counts[3] < counts[2] && counts[2] < counts[1])
+    }
+
+    @Test func emptyAndSinglePoints() {
+        #expect(reduce([], perRegion: 10) == [])
+        #expect(reduce(points([(1, 0.4)]), perRegion: 10) == [0])
+        #expect(reduce(points([(0, 0.4), (0.5, 0.1)]), perRegion: 1) == [0, 1])
     }
 }

@@ -150,6 +150,7 @@ enum DesignedSounds {
     @Test func duckingLowersTheEnvelopeUnderEachTransient() {
         let sound = DesignedSounds.hitOnTone()
         var settings = AnalysisSettings.general
+        settings.ducking = 0
         let plain = sound.samples.withUnsafeBufferPointer {
             AudioAnalyzer.analyze(samples: $0, channels: 1, sampleRate: sound.rate, settings: settings, scale: .amplitude)
         }

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct SettingsTests {
     @Test func everyPresetIsValid() throws {
-        #expect(AnalysisSettings.presets.map(\.name) == ["general", "ui", "impacts", "footsteps", "music"])
+        #expect(AnalysisSettings.presets.map(\.name) == ["general", "studio", "ui", "impacts", "footsteps", "music"])
         for preset in AnalysisSettings.presets {
             #expect(throws: Never.self, "\(preset.name)") { try preset.settings.validate() }
         }
@@ -13,9 +13,9 @@ import Testing
 
     @Test func outOfRangeValuesNameTheFieldAndTheRange() {
         var settings = AnalysisSettings.general
-        settings.release = 5
+        settings.release = 6
         let release = #expect(throws: AnalysisSettingsError.self) { try settings.validate() }
-        #expect(release.map { "\($0)" } == "release must be 0.001…2, got 5")
+        #expect(release.map { "\($0)" } == "release must be 0…5, got 6")
         settings = .general
         settings.bandHigh = 25
         let band = #expect(throws: AnalysisSettingsError.self) { try settings.validate() }

@@ -186,12 +186,12 @@ import ThrumTestSupport
         (["-o", "x.wav"], 64, "thrum analyze: -o: thrum analyze writes .ahap or .haptic files, not 'x.wav'\n"),
         ([String](), 64, "thrum analyze: 'thrum analyze' needs -o FILE (the .ahap or .haptic file to write)\n"),
         (["-o", "x.haptic", "--split"], 64, "thrum analyze: --split applies to .ahap output only\n"),
-        (["-o", "x.ahap", "--release", "5"], 64, "thrum analyze: --release must be 0.001…2, got 5\n"),
+        (["-o", "x.ahap", "--release", "6"], 64, "thrum analyze: --release must be 0…5, got 6\n"),
         (["-o", "x.ahap", "--sensitivity", "1.5"], 64, "thrum analyze: --sensitivity must be 0…1, got 1.5\n"),
         (["-o", "x.ahap", "--band", "20-x"], 64, "thrum analyze: --band takes LOW-HIGH in Hz, e.g. 20-250, not '20-x'\n"),
         (["-o", "x.ahap", "--band", "300-100"], 64, "thrum analyze: --band must be 310…20000, got 100\n"),
         (["-o", "x.ahap", "--preset", "loud"], 64,
-            "thrum analyze: --preset takes general, ui, impacts, footsteps or music, not 'loud'\n"),
+            "thrum analyze: --preset takes general, studio, ui, impacts, footsteps or music, not 'loud'\n"),
     ])
     func badOptionsAreUsageErrors(options: [String], status: Int32, message: String) throws {
         let temporary = TemporaryDirectory("analyze")
@@ -226,9 +226,9 @@ import ThrumTestSupport
         let typo = runThrum(["analyze", dir + "/s.wav", "-o", dir + "/x.ahap", "--settings", dir + "/typo.json"])
         #expect(typo.status == 65)
         #expect(typo.err == "thrum analyze: \(dir)/typo.json:2:3: relase is not a setting; did you mean 'release'?\n")
-        try "{\"release\": 5}".write(toFile: dir + "/range.json", atomically: true, encoding: .utf8)
+        try "{\"release\": 6}".write(toFile: dir + "/range.json", atomically: true, encoding: .utf8)
         let range = runThrum(["analyze", dir + "/s.wav", "-o", dir + "/x.ahap", "--settings", dir + "/range.json"])
-        #expect(range.err == "thrum analyze: \(dir)/range.json:1:2: release must be 0.001…2, got 5\n")
+        #expect(range.err == "thrum analyze: \(dir)/range.json:1:2: release must be 0…5, got 6\n")
         try "{\"normalize\": 1}".write(toFile: dir + "/type.json", atomically: true, encoding: .utf8)
         let type = runThrum(["analyze", dir + "/s.wav", "-o", dir + "/x.ahap", "--settings", dir + "/type.json"])
         #expect(type.err == "thrum analyze: \(dir)/type.json:1:2: normalize must be true or false\n")
@@ -243,7 +243,7 @@ import ThrumTestSupport
         #expect(try pattern(dir + "/o.ahap").metadata.contains(MetadataEntry(key: "Generator", value: "thrum analyze (music with options)")))
     }
 
-    @Test(arguments: ["general", "ui", "impacts", "footsteps", "music"])
+    @Test(arguments: ["general", "studio", "ui", "impacts", "footsteps", "music"])
     func everyPresetWritesAPatternCheckAccepts(preset: String) throws {
         let temporary = TemporaryDirectory("analyze")
         let dir = temporary.path
