@@ -2,13 +2,13 @@
 // Thrum: Apple's Core Haptics rebuilt in Swift for Linux.
 // Dependencies point one way, from the pattern model up to the command line:
 //   FoundationStandIns ← ThrumModel and every module that would otherwise need full Foundation (none links it:
-//   Tools/check-foundation-free.sh); ThrumModel ← AHAPCodec; ThrumModel, AudioAnalysis ← RenderCore; ThrumModel, AHAPCodec ← HapticFormats;
+//   Tools/ci/check-foundation-free.sh); ThrumModel ← AHAPCodec; ThrumModel, AudioAnalysis ← RenderCore; ThrumModel, AHAPCodec ← HapticFormats;
 //   AudioResources (libsndfile, libsamplerate, CConfinedOpen), ALSAOutput (ALSA) and AudioAnalysis stand alone; Thrum (the
 //   engine and public API) ← ThrumModel, AHAPCodec, HapticFormats, RenderCore, AudioAnalysis, AudioResources,
 //   ALSAOutput; ThrumServices (the application layer) ← Thrum and the modules below it; the front doors stand on it:
 //   ThrumStudio (civetweb), ThrumC (libthrum; its header as the module CThrumABI) and ThrumCommandLine (← ThrumStudio,
 //   to launch it) ← ThrumServices; ThrumCLI ← ThrumCommandLine. Each target declares exactly the targets it imports
-//   (Tools/check-imports.py, run by Tools/test.sh).
+//   (Tools/ci/check-imports.py, run by Tools/test.sh).
 import PackageDescription
 
 let strict: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]

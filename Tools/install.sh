@@ -47,18 +47,18 @@ archive="$(clang -print-file-name=libstdc++.a)"
 [[ -f "$archive" ]] || { echo "Tools/install.sh: no libstdc++.a (Debian: libstdc++-12-dev)" >&2; exit 69; }
 mkdir -p "$static_cxx" && ln -sfn "$archive" "$static_cxx/libstdc++.a"
 static_cxx_flags=(-Xlinker "-L$static_cxx" -Xswiftc -Xclang-linker -Xswiftc -static-libgcc)
-# One section per function, and the functions a start runs grouped first (Tools/startup-order.ld, written by
-# Tools/startup-order.py): the kernel maps code 64 KB around each page touched, so scattered start-up code
+# One section per function, and the functions a start runs grouped first (Tools/release/startup-order.ld, written by
+# Tools/release/startup-order.py): the kernel maps code 64 KB around each page touched, so scattered start-up code
 # made most of `thrum play`'s resident set (docs/performance.md).
 # --no-export-dynamic undoes the toolchain's -export-dynamic (static-stdlib-args.lnk): thrum's 4,400 Swift
 # symbols in its dynamic symbol table made the loader's every symbol lookup (libasound's included) search
 # them, and 410 KB of tables (.gnu.hash, .dynsym, .dynstr) were mapped at every start. Nothing resolves a
 # symbol of the executable at run time; libthrum, a shared library, exports its C functions either way.
-order_flags=(-Xswiftc -Xfrontend -Xswiftc -function-sections -Xlinker -T -Xlinker "$root/Tools/startup-order.ld"
+order_flags=(-Xswiftc -Xfrontend -Xswiftc -function-sections -Xlinker -T -Xlinker "$root/Tools/release/startup-order.ld"
     -Xlinker --no-export-dynamic)
 # SwiftPM does not track a linker script: a product older than the script is linked again.
 for product in "$scratch/release/thrum" "$scratch/release/libThrumC.so"; do
-    if [[ "$root/Tools/startup-order.ld" -nt "$product" ]]; then rm -f "$product"; fi
+    if [[ "$root/Tools/release/startup-order.ld" -nt "$product" ]]; then rm -f "$product"; fi
 done
 # The static Foundation's mktemp warning comes from the toolchain's own archive; nothing of ours.
 "${build[@]}" "${static_cxx_flags[@]}" "${order_flags[@]}" --product thrum 2>&1 | grep -v -e "use of \`mktemp' is dangerous" -e "Data+Writing.swift.o" || true

@@ -1,23 +1,23 @@
 #!/usr/bin/env bash
 # Runs Thrum's whole test suite:
-#   1. installs missing system packages (Tools/system-packages.sh test, which says which and why first;
+#   1. installs missing system packages (Tools/dev/system-packages.sh test, which says which and why first;
 #      THRUM_NO_INSTALL=1 makes it stop with the list instead) and tests that script
-#      (Tools/test-system-packages.sh),
-#   2. checks that Package.swift declares every import (Tools/check-imports.py), that every document
-#      the code cites and every link of the docs exists (Tools/check-docs.py) and that no module outside
-#      Sources/Thrum reaches files through FileManager or URL (Tools/check-file-access.py), builds the simulated
-#      sound card (Tools/simcard/build.sh), the package and its tests (with SwiftPM's import check and
+#      (Tools/ci/test-system-packages.sh),
+#   2. checks that Package.swift declares every import (Tools/ci/check-imports.py), that every document
+#      the code cites and every link of the docs exists (Tools/ci/check-docs.py) and that no module outside
+#      Sources/Thrum reaches files through FileManager or URL (Tools/ci/check-file-access.py), builds the simulated
+#      sound card (Tools/dev/simcard/build.sh), the package and its tests (with SwiftPM's import check and
 #      warnings as errors), and thrum-bench (its own package, Tools/bench) in release
 #      (RenderThreadAllocationTests runs its allocation and storm counters: retain counts mean something
 #      only optimised),
 #   3. runs every test except the real-time ones, in parallel (the seam races after them, alone),
-#   4. starts a PulseAudio null sink (Tools/pulse-null-sink.sh) and runs the real-time tests
+#   4. starts a PulseAudio null sink (Tools/dev/pulse-null-sink.sh) and runs the real-time tests
 #      (suites named *RealTime* or *PulseAudio*, the simulated-card tests among them) one at a time,
 #      never beside other tests,
-#   4b. the same with a private headless PipeWire (Tools/pipewire-null-sink.sh; suites *PipeWire*), then
-#      with a private JACK server on its dummy driver (Tools/jack-dummy.sh; suites *JACK*), each server
+#   4b. the same with a private headless PipeWire (Tools/dev/pipewire-null-sink.sh; suites *PipeWire*), then
+#      with a private JACK server on its dummy driver (Tools/dev/jack-dummy.sh; suites *JACK*), each server
 #      running only during its own step,
-# The sanitizer runs (ThreadSanitizer and AddressSanitizer builds) are Tools/test-sanitizers.sh, which CI
+# The sanitizer runs (ThreadSanitizer and AddressSanitizer builds) are Tools/ci/test-sanitizers.sh, which CI
 # runs after this script: they double the time of a run and catch what a change to threading or memory
 # handling breaks, so run them too after such a change.
 # The corpus suites read the shared AHAP corpus at $THRUM_CORPUS, else ../shared/corpus beside the
@@ -26,8 +26,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-"$root/Tools/system-packages.sh" test
-"$root/Tools/test-system-packages.sh"
+"$root/Tools/dev/system-packages.sh" test
+"$root/Tools/ci/test-system-packages.sh"
 
 corpus="${THRUM_CORPUS:-$(dirname "$root")/shared/corpus}"
 if [[ -d "$corpus" ]]; then echo "AHAP corpus: $corpus"; else echo "AHAP corpus: none at $corpus (its suites are skipped)"; fi
@@ -56,18 +56,18 @@ trap report_skips EXIT
 
 realtime='RealTime|PulseAudio'
 servers='PipeWire|JACK'
-"$root/Tools/check-imports.py"
-"$root/Tools/check-docs.py"
+"$root/Tools/ci/check-imports.py"
+"$root/Tools/ci/check-docs.py"
 # One rule for file access on the start-up path: FileSystem/PathName, not FileManager/URL/ProcessInfo.
-"$root/Tools/check-file-access.py"
-# The simulated sound card (Tools/simcard): an ALSA plugin the tests load through private configurations.
-THRUM_SIMCARD_PLUGIN="$("$root/Tools/simcard/build.sh")"
+"$root/Tools/ci/check-file-access.py"
+# The simulated sound card (Tools/dev/simcard): an ALSA plugin the tests load through private configurations.
+THRUM_SIMCARD_PLUGIN="$("$root/Tools/dev/simcard/build.sh")"
 export THRUM_SIMCARD_PLUGIN
 swift build --build-tests --explicit-target-dependency-import-check error -Xswiftc -warnings-as-errors
 # What `import Thrum` exposes must equal the committed list (a change to the surface is a visible diff).
-"$root/Tools/check-public-api.sh"
+"$root/Tools/ci/check-public-api.sh"
 # thrum and libthrum must not link full Foundation (CoreFoundation and ICU at every start).
-"$root/Tools/check-foundation-free.sh"
+"$root/Tools/ci/check-foundation-free.sh"
 # thrum-bench is its own package (Tools/bench); RenderThreadAllocationTests runs this release build.
 swift build -c release --package-path "$root/Tools/bench" --product thrum-bench -Xswiftc -warnings-as-errors
 export THRUM_RELEASE_BENCH="$root/Tools/bench/.build/release/thrum-bench"
@@ -77,32 +77,32 @@ run_tests swift test --skip-build --skip "$realtime|$servers|SeamRaceTests"
 run_tests swift test --skip-build --filter SeamRaceTests
 
 stop_servers() {
-    "$root/Tools/pulse-null-sink.sh" stop >/dev/null 2>&1 || true
-    "$root/Tools/pipewire-null-sink.sh" stop >/dev/null 2>&1 || true
-    "$root/Tools/jack-dummy.sh" stop >/dev/null 2>&1 || true
+    "$root/Tools/dev/pulse-null-sink.sh" stop >/dev/null 2>&1 || true
+    "$root/Tools/dev/pipewire-null-sink.sh" stop >/dev/null 2>&1 || true
+    "$root/Tools/dev/jack-dummy.sh" stop >/dev/null 2>&1 || true
 }
 trap 'stop_servers; report_skips' EXIT
 (
-    server_env="$("$root/Tools/pulse-null-sink.sh" start)"  # a failed start fails the run
+    server_env="$("$root/Tools/dev/pulse-null-sink.sh" start)"  # a failed start fails the run
     eval "$server_env"
     run_tests swift test --skip-build --no-parallel --filter "$realtime" --skip "$servers"
     # Thrum Studio's API over loopback (pytest; its PulseAudio test uses this null sink).
     THRUM_BIN="$(swift build --show-bin-path)/thrum" run_tests /usr/bin/python3 -m pytest "$root/Tests/StudioAPI" -q -rs
     # Thrum Studio's page in headless Chromium (Selenium), on the same server binary and null sink.
-    THRUM_BIN="$(swift build --show-bin-path)/thrum" run_tests "$root/Tools/test-studio-browser.sh" -q -rs
+    THRUM_BIN="$(swift build --show-bin-path)/thrum" run_tests "$root/Tools/ci/test-studio-browser.sh" -q -rs
 )
-"$root/Tools/pulse-null-sink.sh" stop
+"$root/Tools/dev/pulse-null-sink.sh" stop
 (
-    server_env="$("$root/Tools/pipewire-null-sink.sh" start)"  # a failed start fails the run
+    server_env="$("$root/Tools/dev/pipewire-null-sink.sh" start)"  # a failed start fails the run
     eval "$server_env"
     run_tests swift test --skip-build --no-parallel --filter 'PipeWire'
 )
-"$root/Tools/pipewire-null-sink.sh" stop
+"$root/Tools/dev/pipewire-null-sink.sh" stop
 (
-    server_env="$("$root/Tools/jack-dummy.sh" start)"  # a failed start fails the run
+    server_env="$("$root/Tools/dev/jack-dummy.sh" start)"  # a failed start fails the run
     eval "$server_env"
     run_tests swift test --skip-build --no-parallel --filter 'JACK'
 )
-"$root/Tools/jack-dummy.sh" stop
-"$root/Tools/test-libthrum.sh"  # libthrum: install, C test (+ASan), pip install ./python, pytest, examples; own PulseAudio sink
+"$root/Tools/dev/jack-dummy.sh" stop
+"$root/Tools/ci/test-libthrum.sh"  # libthrum: install, C test (+ASan), pip install ./python, pytest, examples; own PulseAudio sink
 

@@ -7,7 +7,7 @@
 /// them one by one. Fields marked "live" are read by the live haptics-from-audio detector only; fields
 /// marked "offline" by `thrum analyze` only; the rest by both.
 ///
-/// The defaults (``general``) are fitted to designers' clips (`Tools/fit-analysis.py`); ``ui``,
+/// The defaults (``general``) are fitted to designers' clips (`Tools/dev/fit-analysis.py`); ``ui``,
 /// ``impacts``, ``footsteps`` and ``music`` are presets for those materials. Every field has a
 /// documented range that ``validate()`` checks.
 /// - Important: Thread safety: any thread (a value). Real-time safe: reading fields yes.

@@ -24,7 +24,7 @@
 /// onsets a second (spectral frames where the sound above 4 kHz grows by 10 % or more, the most in their
 /// neighbourhood: each drop of rain is one; the beating of a chord, which also makes envelope peaks, is
 /// not) — every breakpoint with sound is an emphasis too. Only sound within 30 dB of the loudest
-/// breakpoint counts (a noise floor under clicks is not a texture). Both thresholds are fitted to designers' clips (`Tools/fit-analysis.py`).
+/// breakpoint counts (a noise floor under clicks is not a texture). Both thresholds are fitted to designers' clips (`Tools/dev/fit-analysis.py`).
 ///
 /// An emphasis has the breakpoint's amplitude (before ducking) and the sharpness of what rose there:
 /// the mean frequency of the spectrum's gains in the nearest frame on the `sharpnessLow`…`sharpnessHigh`

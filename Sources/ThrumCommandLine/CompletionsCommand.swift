@@ -45,7 +45,7 @@ let manCommand = Subcommand(
         summary: "Print a man page in roff: thrum(1), or thrum-COMMAND(1).",
         positionalUsage: "[COMMAND]", minPositionals: 0, maxPositionals: 1,
         options: [.flag(.list, help: "print the names of the pages, one a line")],
-        details: "Used by Tools/package-deb.sh: thrum man play > thrum-play.1"),
+        details: "Used by Tools/release/package-deb.sh: thrum man play > thrum-play.1"),
     run: { arguments, console in
         let specs = ThrumCommandLine.commands.map(\.spec)
         if arguments.flag(.list) {

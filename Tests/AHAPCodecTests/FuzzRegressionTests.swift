@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import ThrumTestSupport
 
-/// Regression tests from fuzzing (`Tools/fuzz.sh`): the decoder must never crash or hang on any input,
+/// Regression tests from fuzzing (`Tools/dev/fuzz.sh`): the decoder must never crash or hang on any input,
 /// and must always return either a pattern or at least one error diagnostic with a line and column.
 ///
 /// `Fixtures/fuzz/` holds inputs to replay: crash or hang inputs found by the fuzzer (none so far) and

@@ -7,9 +7,9 @@ import Testing
 /// Real-time tests through a private PulseAudio server with a float32 stereo 48 kHz null sink.
 ///
 /// Run with:
-///   eval "$(Tools/pulse-null-sink.sh start)"     # exports THRUM_PULSE_TESTS=1 and PULSE_SERVER
+///   eval "$(Tools/dev/pulse-null-sink.sh start)"     # exports THRUM_PULSE_TESTS=1 and PULSE_SERVER
 ///   swift test --filter ALSAOutputTests
-///   Tools/pulse-null-sink.sh stop
+///   Tools/dev/pulse-null-sink.sh stop
 /// If only THRUM_PULSE_TESTS=1 is set, the tests use the script's default socket
 /// (unix:/tmp/thrum-pulse/native).
 private let pulseTestsEnabled = ProcessInfo.processInfo.environment["THRUM_PULSE_TESTS"] == "1"
@@ -156,7 +156,7 @@ struct PulseAudioTests {
 extension ALSAOutputSuites.PulseAudioTests {
     private static let script = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Tools/pulse-null-sink.sh").path
+        .appendingPathComponent("Tools/dev/pulse-null-sink.sh").path
 
     /// Runs the script with `system()`: Foundation's `Process.waitUntilExit` hangs here when the
     /// script leaves background children (pulseaudio, pacat) behind.

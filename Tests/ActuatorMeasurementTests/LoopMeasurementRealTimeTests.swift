@@ -7,7 +7,7 @@ import ThrumTestSupport
 @testable import ActuatorMeasurement
 
 /// `thrum measure`'s analysis on simulated loops whose actuator, delay and noise the tests choose at random
-/// (seeded), never tuned to: the simulated card (Tools/simcard) knows the true answer.
+/// (seeded), never tuned to: the simulated card (Tools/dev/simcard) knows the true answer.
 private func format(_ value: Double) -> String { String(format: "%+.3f", value) }
 
 @Suite("Measuring simulated loops", .serialized)

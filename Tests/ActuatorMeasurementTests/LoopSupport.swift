@@ -5,7 +5,7 @@ import RenderCore
 import ThrumTestSupport
 
 /// A simulated loop: one simcard whose capture side returns its playback's channel 2 through an actuator
-/// model (Tools/simcard/README.md, "The loop"). The parameters are the true answer the tests check against.
+/// model (Tools/dev/simcard/README.md, "The loop"). The parameters are the true answer the tests check against.
 struct SimulatedLoop: CustomStringConvertible {
     enum Model: String { case bandpass, highpass, none }
     var model: Model

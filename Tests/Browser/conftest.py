@@ -1,7 +1,7 @@
 """Fixtures for the Thrum Studio browser tests: a real `thrum studio` server on a copy of the bundled patterns,
 and a real headless Chromium driven by chromium-driver through Selenium (all from Debian).
 
-Run with Tools/test-studio-browser.sh (it builds `thrum`, starts a PulseAudio null sink and runs pytest), or:
+Run with Tools/ci/test-studio-browser.sh (it builds `thrum`, starts a PulseAudio null sink and runs pytest), or:
     THRUM_BIN=.build/debug/thrum /usr/bin/python3 -m pytest Tests/Browser -v
 """
 
@@ -30,7 +30,7 @@ def thrum_binary():
 
 
 def pulse_available():
-    """Whether a PulseAudio null sink was started for the tests (Tools/pulse-null-sink.sh start)."""
+    """Whether a PulseAudio null sink was started for the tests (Tools/dev/pulse-null-sink.sh start)."""
     return os.environ.get("THRUM_PULSE_TESTS") == "1" and shutil.which("parec") is not None
 
 

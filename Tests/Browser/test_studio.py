@@ -17,7 +17,7 @@ from selenium.webdriver.support.ui import Select
 import png
 from conftest import NO_DEVICE, VIEWPORT, pulse_available, thrum_binary, wait_for, Studio
 
-needs_pulse = pytest.mark.skipif(not pulse_available(), reason="the engine needs a paced device: run Tools/test-studio-browser.sh (PulseAudio null sink)")
+needs_pulse = pytest.mark.skipif(not pulse_available(), reason="the engine needs a paced device: run Tools/ci/test-studio-browser.sh (PulseAudio null sink)")
 
 
 def load(driver, studio):

@@ -6,7 +6,7 @@ Expected values come from outside the server: the files on disk, `thrum render` 
 same file (the CLI as the oracle), the token the process printed, the clock of this test.
 
 Run: /usr/bin/python3 -m pytest Tests/StudioAPI -v   (THRUM_BIN=path/to/thrum; default .build/debug/thrum)
-Needs Debian's python3-pytest and python3-websocket (Tools/system-packages.sh test).
+Needs Debian's python3-pytest and python3-websocket (Tools/dev/system-packages.sh test).
 """
 
 import json
@@ -88,13 +88,13 @@ def root(tmp_path):
 
 
 def simulated_card(folder):
-    """The environment that gives ALSA the project's simulated sound cards (Tools/simcard): real ALSA PCMs
+    """The environment that gives ALSA the project's simulated sound cards (Tools/dev/simcard): real ALSA PCMs
     paced by the clock like hardware, recording what they play to `folder`/NAME.raw."""
     plugin = os.environ.get("THRUM_SIMCARD_PLUGIN") or subprocess.run(
-        [str(REPOSITORY / "Tools" / "simcard" / "build.sh")], check=True, capture_output=True, text=True).stdout.strip()
+        [str(REPOSITORY / "Tools" / "dev" / "simcard" / "build.sh")], check=True, capture_output=True, text=True).stdout.strip()
     folder.mkdir(exist_ok=True)
     return dict(os.environ, THRUM_SIMCARD_PLUGIN=plugin, THRUM_SIMCARD_DIR=str(folder),
-                ALSA_CONFIG_PATH=f"/usr/share/alsa/alsa.conf:{REPOSITORY / 'Tools' / 'simcard' / 'profiles.conf'}")
+                ALSA_CONFIG_PATH=f"/usr/share/alsa/alsa.conf:{REPOSITORY / 'Tools' / 'dev' / 'simcard' / 'profiles.conf'}")
 
 
 @pytest.fixture
@@ -416,7 +416,7 @@ def test_analysis_presets_and_adopting_a_sound(studio, root):
 # Live playback through ALSA into a PulseAudio null sink (serial: it needs the sound server to itself)
 
 @pytest.mark.skipif(os.environ.get("THRUM_PULSE_TESTS") != "1" or not shutil.which("parec"),
-                    reason="needs the PulseAudio null sink: eval \"$(Tools/pulse-null-sink.sh start)\"")
+                    reason="needs the PulseAudio null sink: eval \"$(Tools/dev/pulse-null-sink.sh start)\"")
 def test_pulseaudio_playback_reaches_the_null_sink(root, tmp_path):
     server = Studio(root, "--device", "pulse", "--channels", "L+H,R+H")
     try:

@@ -75,7 +75,7 @@ private func eventsInFile(_ path: String) throws -> [(time: Double, type: String
 }
 
 /// Measures event labels as rsvg-convert draws them: each label alone in black, in the plot's font, size and
-/// anchor, on a white canvas; `Tools/png-ink.py` reports its inked pixel columns.
+/// anchor, on a white canvas; `Tools/dev/png-ink.py` reports its inked pixel columns.
 private final class LabelInk {
     let tool: String
     let folder = TemporaryDirectory("label-ink")
@@ -105,7 +105,7 @@ private final class LabelInk {
         try PlotPNG.convert(svg.markup, toolPath: tool).write(to: URL(fileURLWithPath: png))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", packageRoot.appendingPathComponent("Tools/png-ink.py").path, png]
+        process.arguments = ["python3", packageRoot.appendingPathComponent("Tools/dev/png-ink.py").path, png]
         let output = Pipe()
         process.standardOutput = output
         try process.run()

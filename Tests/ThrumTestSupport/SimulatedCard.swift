@@ -1,8 +1,8 @@
 import Foundation
 
-/// Thrum's simulated sound card (Tools/simcard): an ALSA ioplug plugin built by `Tools/simcard/build.sh`
+/// Thrum's simulated sound card (Tools/dev/simcard): an ALSA ioplug plugin built by `Tools/dev/simcard/build.sh`
 /// (Tools/test.sh builds it and exports `THRUM_SIMCARD_PLUGIN`; without that the first use builds it).
-/// Its profiles (`Tools/simcard/profiles.conf`) reach ALSA as a private configuration in-process, or
+/// Its profiles (`Tools/dev/simcard/profiles.conf`) reach ALSA as a private configuration in-process, or
 /// through `ALSA_CONFIG_PATH` for a `thrum` child process: never through the system's configuration.
 public enum SimulatedCard {
     /// Why the card cannot be used.
@@ -19,7 +19,7 @@ public enum SimulatedCard {
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [packageRoot.appendingPathComponent("Tools/simcard/build.sh").path]
+        process.arguments = [packageRoot.appendingPathComponent("Tools/dev/simcard/build.sh").path]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -28,14 +28,14 @@ public enum SimulatedCard {
         process.waitUntilExit()
         let path = text.split(separator: "\n").last.map(String.init) ?? ""
         guard process.terminationStatus == 0, path.hasSuffix(".so") else {
-            return .failure(Unavailable(description: "Tools/simcard/build.sh failed: \(text)"))
+            return .failure(Unavailable(description: "Tools/dev/simcard/build.sh failed: \(text)"))
         }
         setenv("THRUM_SIMCARD_PLUGIN", path, 1)
         return .success(path)
     }()
 
     /// The profiles file.
-    public static let profilesPath = packageRoot.appendingPathComponent("Tools/simcard/profiles.conf").path
+    public static let profilesPath = packageRoot.appendingPathComponent("Tools/dev/simcard/profiles.conf").path
 
     /// The profiles file's text: `pcm_type.simcard` and one `pcm.sim_*` per profile.
     public static let profiles: String = (try? String(contentsOfFile: profilesPath, encoding: .utf8)) ?? ""

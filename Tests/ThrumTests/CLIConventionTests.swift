@@ -232,7 +232,7 @@ import ThrumTestSupport
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
-            "python3", packageRoot.appendingPathComponent("Tools/pty-run.py").path, "--background", "--", Self.tool,
+            "python3", packageRoot.appendingPathComponent("Tools/dev/pty-run.py").path, "--background", "--", Self.tool,
             "play", "heartbeat", "--loops", "2", "--device", "null",
         ]
         let pipe = Pipe()

@@ -6,12 +6,12 @@ import ThrumTestSupport
 @_spi(Testing) import Thrum
 
 /// Real-time tests through a PulseAudio null sink reached with ALSA's `pulse` device.
-/// `Tools/test.sh` starts the server (Tools/pulse-null-sink.sh) and runs these alone.
+/// `Tools/test.sh` starts the server (Tools/dev/pulse-null-sink.sh) and runs these alone.
 let pulseAvailable = ProcessInfo.processInfo.environment["THRUM_PULSE_TESTS"] == "1"
 
-/// Runs Tools/pulse-null-sink.sh (through `system`: Foundation's Process waits for the daemon it leaves).
+/// Runs Tools/dev/pulse-null-sink.sh (through `system`: Foundation's Process waits for the daemon it leaves).
 func pulseScript(_ command: String) {
-    let script = packageRoot.appendingPathComponent("Tools/pulse-null-sink.sh").path
+    let script = packageRoot.appendingPathComponent("Tools/dev/pulse-null-sink.sh").path
     _ = system("bash '\(script)' \(command) >/dev/null 2>&1")
 }
 

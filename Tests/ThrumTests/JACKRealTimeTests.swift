@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import ThrumTestSupport
 
-/// `thrum play --device jack` through a private jackd2 with the dummy driver (Tools/jack-dummy.sh) and
+/// `thrum play --device jack` through a private jackd2 with the dummy driver (Tools/dev/jack-dummy.sh) and
 /// ALSA's `jack` PCM from libasound2-plugins, which connects to system:playback_1/2.
 /// `Tools/test.sh` starts the server and runs these alone.
 let jackAvailable = ProcessInfo.processInfo.environment["THRUM_JACK_TESTS"] == "1"
@@ -54,7 +54,7 @@ private struct CrashServer {
 
 @Suite(
     .serialized,
-    .enabled(if: jackAvailable, "needs the private JACK server of Tools/jack-dummy.sh (Tools/test.sh starts it)"))
+    .enabled(if: jackAvailable, "needs the private JACK server of Tools/dev/jack-dummy.sh (Tools/test.sh starts it)"))
 struct JACKRealTimeTests {
     /// What JACK receives equals `thrum render` bit for bit (after the first 0.1 s: jack_capture follows
     /// the plugin's port connections, one JACK cycle late). A run the server's graph lost a cycle of is

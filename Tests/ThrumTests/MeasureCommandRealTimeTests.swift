@@ -3,7 +3,7 @@ import Testing
 import Thrum
 import ThrumTestSupport
 
-/// `thrum measure` as a process on the simulated loops (Tools/simcard/profiles.conf: `sim_lra` is a
+/// `thrum measure` as a process on the simulated loops (Tools/dev/simcard/profiles.conf: `sim_lra` is a
 /// band-pass actuator at 170 Hz, Q 8, 0.5 of gain, 96.5 frames from DAC to ADC, noise at −90 dBFS).
 @Suite("thrum measure", .serialized)
 struct MeasureCommandRealTimeTests {

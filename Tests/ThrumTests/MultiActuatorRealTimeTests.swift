@@ -3,7 +3,7 @@ import Testing
 import ThrumTestSupport
 
 /// Several actuators live (issue 15): `thrum play` on the DualSense layout through the private PulseAudio
-/// server's 4-channel null sink (`null4`, Tools/pulse-null-sink.sh) equals `thrum render` of the same
+/// server's 4-channel null sink (`null4`, Tools/dev/pulse-null-sink.sh) equals `thrum render` of the same
 /// command bit for bit on every channel. `Tools/test.sh` starts the server and runs these alone.
 @Suite(.serialized, .enabled(if: pulseAvailable))
 struct MultiActuatorRealTimeTests {

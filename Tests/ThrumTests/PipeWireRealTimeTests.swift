@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import ThrumTestSupport
 
-/// `thrum play` through a private headless PipeWire (Tools/pipewire-null-sink.sh: pipewire + wireplumber,
+/// `thrum play` through a private headless PipeWire (Tools/dev/pipewire-null-sink.sh: pipewire + wireplumber,
 /// a float32 stereo null sink, pipewire-alsa's plugin named in ALSA_CONFIG_PATH) on ALSA's `pipewire` PCM.
 /// `Tools/test.sh` starts the server and runs these alone.
 let pipeWireAvailable = ProcessInfo.processInfo.environment["THRUM_PIPEWIRE_TESTS"] == "1"
@@ -37,7 +37,7 @@ final class PipeWireMonitorCapture {
 
 @Suite(
     .serialized,
-    .enabled(if: pipeWireAvailable, "needs the private PipeWire of Tools/pipewire-null-sink.sh (Tools/test.sh starts it)"))
+    .enabled(if: pipeWireAvailable, "needs the private PipeWire of Tools/dev/pipewire-null-sink.sh (Tools/test.sh starts it)"))
 struct PipeWireRealTimeTests {
     /// The CPU time per second of audio of `thrum play` against `aplay` playing the same samples through
     /// the same ALSA device and period. pipewire-alsa before 0.3.85 only clears its wake-up inside

@@ -24,7 +24,7 @@ struct SpinNoteRealTimeTests {
                 stats "\(folder)/spinning.stats"
             }
             """.write(toFile: config, atomically: true, encoding: .utf8)
-        let profiles = packageRoot.appendingPathComponent("Tools/simcard/profiles.conf").path
+        let profiles = packageRoot.appendingPathComponent("Tools/dev/simcard/profiles.conf").path
         let play = try ChildProcess(
             [thrumTool, "play", "heartbeat", "--device", "spinning"],
             environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(profiles):\(config)"])

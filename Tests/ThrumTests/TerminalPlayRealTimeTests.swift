@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import ThrumTestSupport
 
-/// `thrum play` on a pseudo-terminal (Tools/pty-run.py): status line, keys, and the terminal restored.
+/// `thrum play` on a pseudo-terminal (Tools/dev/pty-run.py): status line, keys, and the terminal restored.
 @Suite(.serialized, .enabled(if: pulseAvailable))
 struct TerminalPlayRealTimeTests {
     func runOnTerminal(keys: [String], _ arguments: [String]) throws -> String {
@@ -11,7 +11,7 @@ struct TerminalPlayRealTimeTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments =
-            ["python3", packageRoot.appendingPathComponent("Tools/pty-run.py").path]
+            ["python3", packageRoot.appendingPathComponent("Tools/dev/pty-run.py").path]
             + keys.flatMap { ["--key", $0] } + ["--", tool] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe

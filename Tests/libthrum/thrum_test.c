@@ -1,4 +1,4 @@
-/* libthrum's C test (run by Tools/test-libthrum.sh against an installed prefix, also under ASan).
+/* libthrum's C test (run by Tools/ci/test-libthrum.sh against an installed prefix, also under ASan).
  * Usage: thrum_test VERSION ONCE.wav OPTIONS.wav WORKDIR
  *   ONCE.wav:    `thrum render heartbeat --sample-rate 48000 --channels L,R,H --format float`
  *   OPTIONS.wav: `thrum render heartbeat --loops 2 --rate 1.5 --sample-rate 44100 --channels M+H --format float`

@@ -1,5 +1,5 @@
 // swift-tools-version: 6.2
-// Thrum's benchmark harness, `thrum-bench`: a separate package (as Tools/fuzz is) so the product's
+// Thrum's benchmark harness, `thrum-bench`: a separate package (as Tools/dev/fuzz is) so the product's
 // Package.swift builds only what ships. Run it with `Tools/benchmark.sh`; Tools/test.sh builds it in release
 // for RenderThreadAllocationTests. The malloc-counting shim interposes on malloc/free, so only thrum-bench
 // links it, never a test binary.

@@ -1,5 +1,5 @@
 """Shared helpers: the thrum command is the oracle (THRUM_CLI, the installed bin/thrum), float WAV files are
-read by their RIFF chunks, and the PulseAudio null sink (Tools/pulse-null-sink.sh) is captured with parec."""
+read by their RIFF chunks, and the PulseAudio null sink (Tools/dev/pulse-null-sink.sh) is captured with parec."""
 import os
 import shutil
 import subprocess
@@ -65,7 +65,7 @@ def cli_render(tmp_path: Path, pattern: str, *options: str) -> np.ndarray:
 
 pulse = pytest.mark.skipif(
     os.environ.get("THRUM_PULSE_TESTS") != "1" or not shutil.which("parec"),
-    reason="needs the PulseAudio null sink (eval \"$(Tools/pulse-null-sink.sh start)\") and parec")
+    reason="needs the PulseAudio null sink (eval \"$(Tools/dev/pulse-null-sink.sh start)\") and parec")
 
 
 class MonitorCapture:

@@ -13,7 +13,7 @@ from conftest import REPOSITORY, cli_render, pulse, read_float_wav
 
 PYTHON_EXAMPLES = REPOSITORY / "examples/python"
 C_EXAMPLES = Path(os.environ["THRUM_C_EXAMPLES"]) if os.environ.get("THRUM_C_EXAMPLES") else None
-needs_c = pytest.mark.skipif(C_EXAMPLES is None, reason="THRUM_C_EXAMPLES is not set (Tools/test-libthrum.sh sets it)")
+needs_c = pytest.mark.skipif(C_EXAMPLES is None, reason="THRUM_C_EXAMPLES is not set (Tools/ci/test-libthrum.sh sets it)")
 
 
 def run(command, folder, *arguments):

@@ -36,12 +36,12 @@ private final class CountingSource: ALSARenderSource {
     }
 }
 
-/// The simulated card's plugin: `THRUM_SIMCARD_PLUGIN`, else built with Tools/simcard/build.sh.
+/// The simulated card's plugin: `THRUM_SIMCARD_PLUGIN`, else built with Tools/dev/simcard/build.sh.
 private func simulatedCardPlugin(repository: URL) throws -> String {
     if let path = ProcessInfo.processInfo.environment["THRUM_SIMCARD_PLUGIN"], !path.isEmpty { return path }
-    let built = try run("bash", [repository.appendingPathComponent("Tools/simcard/build.sh").path])
+    let built = try run("bash", [repository.appendingPathComponent("Tools/dev/simcard/build.sh").path])
     guard built.status == 0, let path = built.stdout.split(separator: "\n").last.map(String.init) else {
-        throw BenchFailure("Tools/simcard/build.sh failed: \(built.stderr)")
+        throw BenchFailure("Tools/dev/simcard/build.sh failed: \(built.stderr)")
     }
     setenv("THRUM_SIMCARD_PLUGIN", path, 1)
     return path

@@ -61,7 +61,7 @@ func soakOffline(hours: Double) throws -> Int32 {
 
 /// `minutes` of a looped pattern live through ALSA `pulse` at period 256, with the other core busy.
 func soakLive(minutes: Double) throws -> Int32 {
-    guard pulseAvailable() else { throw BenchFailure("no PulseAudio null sink (run Tools/benchmark.sh or Tools/pulse-null-sink.sh start)") }
+    guard pulseAvailable() else { throw BenchFailure("no PulseAudio null sink (run Tools/benchmark.sh or Tools/dev/pulse-null-sink.sh start)") }
     let load = try CPULoad()
     defer { load.stop() }
     var options = liveOptions(periodFrames: 256, periodCount: 4)

@@ -143,7 +143,7 @@ func procStatusKB(_ field: String) -> Int? {
     return nil
 }
 
-/// Whether the PulseAudio server (Tools/pulse-null-sink.sh) answers, so ALSA's `pulse` device works.
+/// Whether the PulseAudio server (Tools/dev/pulse-null-sink.sh) answers, so ALSA's `pulse` device works.
 func pulseAvailable() -> Bool {
     guard ProcessInfo.processInfo.environment["PULSE_SERVER"] != nil else { return false }
     guard let result = try? run("pactl", ["info"]) else { return false }

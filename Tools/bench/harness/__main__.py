@@ -34,7 +34,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=int, default=10, help="length of each underrun run (default 10 s)")
     parser.add_argument("--no-load", action="store_true", help="underrun cells idle only (not also with the other core busy)")
     parser.add_argument("--only", default=",".join(STEPS), help=f"comma-separated steps (default all: {','.join(STEPS)})")
-    parser.add_argument("--write", action="store_true", help="also write Tools/benchmark-results.md")
+    parser.add_argument("--write", action="store_true", help="also write Tools/bench/benchmark-results.md")
     parser.add_argument("--check", action="store_true", help="exit 1 naming every missed target")
     options = parser.parse_args()
     steps = options.only.split(",")
@@ -82,8 +82,8 @@ def main() -> int:
     text = report.markdown(" ".join(["Tools/benchmark.sh"] + shown))
     print(text)
     if options.write:
-        open(os.path.join(ROOT, "Tools/benchmark-results.md"), "w").write(text)
-        print("benchmark: wrote Tools/benchmark-results.md", file=sys.stderr)
+        open(os.path.join(ROOT, "Tools/bench/benchmark-results.md"), "w").write(text)
+        print("benchmark: wrote Tools/bench/benchmark-results.md", file=sys.stderr)
     misses = report.misses()
     for figure in misses:
         print(f"benchmark: missed: {figure.name}: {figure.value} (target {figure.target})", file=sys.stderr)

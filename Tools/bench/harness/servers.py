@@ -19,12 +19,12 @@ def _exports(text: str) -> dict[str, str]:
 
 @contextlib.contextmanager
 def server(script: str):
-    """Starts Tools/SCRIPT (pulse-null-sink.sh or pipewire-null-sink.sh) with a private runtime folder,
+    """Starts Tools/dev/SCRIPT (pulse-null-sink.sh or pipewire-null-sink.sh) with a private runtime folder,
     yields the environment its clients need (os.environ plus the script's exports), and stops it."""
     runtime = tempfile.mkdtemp(prefix="thrum-bench-server-")
     key = "THRUM_PULSE_RUNTIME" if "pulse" in script else "THRUM_PIPEWIRE_RUNTIME"
     env = dict(os.environ, **{key: runtime})
-    path = os.path.join(ROOT, "Tools", script)
+    path = os.path.join(ROOT, "Tools", "dev", script)
     started = subprocess.run([path, "start"], env=env, capture_output=True, text=True)
     if started.returncode != 0:
         raise RuntimeError(f"{script} start failed: {started.stderr.strip()[-300:]}")
@@ -36,11 +36,11 @@ def server(script: str):
 
 
 def simcard_env() -> dict[str, str]:
-    """The environment that shows the simulated cards (Tools/simcard) to ALSA in the processes it is given
+    """The environment that shows the simulated cards (Tools/dev/simcard) to ALSA in the processes it is given
     to, and to nothing else: ALSA_CONFIG_PATH with the card's profiles after the system's own file."""
-    plugin = subprocess.run([os.path.join(ROOT, "Tools/simcard/build.sh")], capture_output=True, text=True,
+    plugin = subprocess.run([os.path.join(ROOT, "Tools/dev/simcard/build.sh")], capture_output=True, text=True,
                             check=True).stdout.strip()
-    profiles = os.path.join(ROOT, "Tools/simcard/profiles.conf")
+    profiles = os.path.join(ROOT, "Tools/dev/simcard/profiles.conf")
     return dict(os.environ, THRUM_SIMCARD_PLUGIN=plugin, THRUM_SIMCARD_PROFILES=profiles,
                 ALSA_CONFIG_PATH=f"/usr/share/alsa/alsa.conf:{profiles}")
 

@@ -5,7 +5,7 @@ priority 70 waking once a period, counting the wake-ups later than one period (a
 two periods underruns when it wakes that late). One counter for both players: on the simulated card, the
 card's own underrun count; on `pulse`, gaps at the null sink's monitor (runs of ≥ 1 ms of exact zeros
 inside the played span of a signal that has none). The PulseAudio server's sink threads run at SCHED_RR 80
-(Tools/pulse-null-sink.sh), above both players; each pulse row says the policy it found."""
+(Tools/dev/pulse-null-sink.sh), above both players; each pulse row says the policy it found."""
 import array
 import os
 import re

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# libthrum's tests, against a real install:
+#   1. Tools/install.sh into a temporary prefix; the installed thrum and libthrum.so must run with no Swift
+#      toolchain (env -i, a PATH without it; ldd lists no Swift or Foundation library); libthrum.so holds
+#      nothing of the command line, the studio or civetweb (nm -D, and their texts);
+#   2. include/thrum.h compiles as C99, C11 and C++11 with -Wall -Wextra -Werror -pedantic;
+#   3. the C test (Tests/libthrum/thrum_test.c) is built with `cc $(pkg-config --cflags --libs thrum)`
+#      (PKG_CONFIG_PATH=PREFIX/lib/pkgconfig) and run, then built and run again with -fsanitize=address;
+#      the C examples are built with their Makefile;
+#   4. a fresh venv (Debian's python3 with --system-site-packages for numpy, pytest, matplotlib) gets
+#      `pip install ./python`, and pytest runs python/tests (render equal to `thrum render`, every error
+#      path, check, live capture, the examples) with no Swift toolchain in reach.
+# Live tests play on ALSA 'pulse' into the PulseAudio null sink (Tools/dev/pulse-null-sink.sh): started here
+# (in a private runtime folder) unless PULSE_SERVER is already set, and stopped again.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+work="$(mktemp -d -t thrum-libthrum.XXXXXX)"
+started_pulse=0
+cleanup() {
+    if ((started_pulse)); then "$root/Tools/dev/pulse-null-sink.sh" stop >/dev/null 2>&1 || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+step() { echo "== libthrum: $*"; }
+fail() { echo "libthrum tests: $*" >&2; exit 1; }
+
+version="$(sed -n 's/.*static let string = "\(.*\)".*/\1/p' "$root/Sources/Thrum/ThrumVersion.swift")"
+prefix="$work/prefix"
+step "install into $prefix"
+"$root/Tools/install.sh" --prefix "$prefix"
+
+step "the installed command and library need no Swift toolchain"
+bare=(env -i PATH=/usr/bin:/bin HOME="$work")
+[[ "$("${bare[@]}" "$prefix/bin/thrum" --version)" == "thrum $version" ]] || fail "thrum --version is not $version"
+"${bare[@]}" "$prefix/bin/thrum" list >"$work/list.txt"  # whole: grep -q may leave a pipe early (EPIPE, exit 74)
+grep -q heartbeat "$work/list.txt" || fail "the installed thrum does not find its patterns"
+for file in "$prefix/bin/thrum" "$prefix/lib/libthrum.so"; do
+    if ldd "$file" | grep -E -i 'swift|foundation|dispatch|not found'; then fail "$file needs the libraries above"; fi
+done
+[[ "$(readelf -d "$prefix/lib/libthrum.so" | sed -n 's/.*soname: \[\(.*\)\]/\1/p')" == "libthrum.so.0" ]] ||
+    fail "libthrum.so's soname is not libthrum.so.0"
+
+step "libthrum links none of the command line, the studio, civetweb, man pages, completions or plotting"
+# Their Swift symbols (module names ThrumCommandLine, ThrumStudio mangled as 16ThrumCommandLine, 11ThrumStudio) and
+# their texts (civetweb's functions are looked up by name; help, man pages, completions and SVG plots are text).
+if nm -D --defined-only "$prefix/lib/libthrum.so" | grep -E '16ThrumCommandLine|11ThrumStudio'; then
+    fail "libthrum.so exports the symbols above of the command line or the studio"
+fi
+for text in mg_start 'usage: thrum COMMAND' '.SH SYNOPSIS' 'complete -c thrum' 'http://www.w3.org/2000/svg'; do
+    if grep -q -a -F -e "$text" "$prefix/lib/libthrum.so"; then fail "libthrum.so holds '$text' (civetweb, help, man, completions or plotting)"; fi
+done
+
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+[[ "$(pkg-config --modversion thrum)" == "$version" ]] || fail "thrum.pc's version is not $version"
+read -r -a flags <<<"$(pkg-config --cflags --libs thrum)"
+
+step "thrum.h: C99, C11, C++11, warning-free"
+for std in c99 c11; do
+    echo '#include <thrum.h>' | cc -std="$std" -Wall -Wextra -Werror -pedantic -fsyntax-only "${flags[@]}" -x c -
+done
+echo '#include <thrum.h>' | c++ -std=c++11 -Wall -Wextra -Werror -pedantic -fsyntax-only "${flags[@]}" -x c++ -
+
+step "C test (and under AddressSanitizer)"
+oracle="$work/oracle"
+mkdir -p "$oracle" "$work/c-work" "$work/c-asan-work"
+"${bare[@]}" "$prefix/bin/thrum" render heartbeat --sample-rate 48000 --channels L,R,H --format float -o "$oracle/once.wav" >/dev/null
+"${bare[@]}" "$prefix/bin/thrum" render heartbeat --loops 2 --rate 1.5 --sample-rate 44100 --channels M+H --format float \
+    -o "$oracle/options.wav" >/dev/null
+cc -std=c99 -Wall -Wextra -Werror "$root/Tests/libthrum/thrum_test.c" "${flags[@]}" -lm -o "$work/thrum_test"
+cc -std=c99 -Wall -Wextra -Werror -g -fsanitize=address -fno-omit-frame-pointer "$root/Tests/libthrum/thrum_test.c" \
+    "${flags[@]}" -lm -o "$work/thrum_test_asan"
+
+if [[ -z "${PULSE_SERVER:-}" ]]; then
+    export THRUM_PULSE_RUNTIME="${THRUM_PULSE_RUNTIME:-/tmp/thrum-pulse-libthrum}"
+    eval "$("$root/Tools/dev/pulse-null-sink.sh" start)"
+    started_pulse=1
+fi
+# What the live tests need of the environment, passed through env -i.
+pulse_env=(PULSE_SERVER="$PULSE_SERVER" PULSE_RUNTIME_PATH="$PULSE_RUNTIME_PATH" PULSE_CLIENTCONFIG="$PULSE_CLIENTCONFIG"
+    THRUM_PULSE_TESTS=1)
+run_c=("${bare[@]}" LD_LIBRARY_PATH="$prefix/lib" "${pulse_env[@]}" THRUM_TEST_DEVICE=pulse)
+"${run_c[@]}" "$work/thrum_test" "$version" "$oracle/once.wav" "$oracle/options.wav" "$work/c-work"
+# The Swift runtime's own allocations that live until exit are not ours: leak detection stays on for the
+# test's handles but ignores what is still reachable at exit.
+"${run_c[@]}" ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 LSAN_OPTIONS=report_objects=0 \
+    "$work/thrum_test_asan" "$version" "$oracle/once.wav" "$oracle/options.wav" "$work/c-asan-work"
+
+step "C examples (examples/c/Makefile)"
+cp -R "$root/examples/c" "$work/c-examples"
+make -s -C "$work/c-examples"
+
+step "venv + pip install ./python"
+/usr/bin/python3 -m venv --system-site-packages "$work/venv"
+"$work/venv/bin/pip" install --quiet --no-build-isolation --no-index "$root/python"
+rm -rf "$root/python/build" "$root/python/"*.egg-info
+
+step "pytest (no Swift toolchain in reach)"
+(cd "$work" && "${bare[@]}" "${pulse_env[@]}" THRUM_CLI="$prefix/bin/thrum" THRUM_C_EXAMPLES="$work/c-examples" \
+    LD_LIBRARY_PATH="$prefix/lib" "$work/venv/bin/python" -m pytest -p no:cacheprovider -q -rs "$root/python/tests")
+step "all passed"
