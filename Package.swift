@@ -93,7 +93,7 @@ let package = Package(
             name: "ThrumStudio",
             dependencies: [
                 "CCivetWeb", "Thrum", "ThrumServices", "ThrumModel", "AHAPCodec", "HapticFormats", "AudioResources", "ALSAOutput",
-                "FoundationStandIns",
+                "FoundationStandIns", "ActuatorMeasurement",
             ],
             swiftSettings: strict),
         .executableTarget(name: "ThrumCLI", dependencies: ["ThrumCommandLine"], swiftSettings: strict),

@@ -11,6 +11,7 @@ import { JsonView } from "./jsonview.js";
 import { Transport } from "./transport.js";
 import { AudioPanel } from "./panels.js";
 import { ComparePanel } from "./compare.js";
+import { MeasurePanel } from "./measure.js";
 import { SaveDialog } from "./save.js";
 import { renderProblems } from "./problems.js";
 import { installKeyboard, SHORTCUTS } from "./keyboard.js";
@@ -95,6 +96,7 @@ const transport = new Transport(api, state, timeline, { toast, fail, refreshStat
 window.studio.timeline = timeline;  // for the browser tests: where lanes and times are on the canvas
 window.studio.transport = transport;
 const comparePanel = new ComparePanel(api, state, transport, { toast, fail });
+const measurePanel = new MeasurePanel(api, { toast });
 const audioPanel = new AudioPanel(api, state, {
   toast, fail, own: (promise) => own(promise), openSave: (path) => openSave(path), transport,
   adopted: async (reply) => { await afterServerChange(reply); timeline.fit(); requestRender(true); },
@@ -300,7 +302,7 @@ function showSideTab(name) {
 }
 
 function showMode(name) {
-  for (const [tab, panel] of [["edit", "main-edit"], ["compare", "panel-compare"], ["audio", "panel-audio"]]) {
+  for (const [tab, panel] of [["edit", "main-edit"], ["compare", "panel-compare"], ["audio", "panel-audio"], ["measure", "panel-measure"]]) {
     $(`tab-${tab}`).setAttribute("aria-selected", String(tab === name));
     $(panel).hidden = tab !== name;
   }
@@ -308,6 +310,7 @@ function showMode(name) {
   document.documentElement.classList.toggle("mode-other", name !== "edit");
   if (name === "compare") comparePanel.refresh();
   if (name === "audio") audioPanel.show();
+  if (name === "measure") measurePanel.show();
 }
 
 installKeyboard({
@@ -347,7 +350,7 @@ $("undo-button").addEventListener("click", undo);
 $("redo-button").addEventListener("click", redo);
 $("save-button").addEventListener("click", () => openSave());
 for (const name of ["inspector", "json", "problems"]) $(`side-tab-${name}`).addEventListener("click", () => showSideTab(name));
-for (const name of ["edit", "compare", "audio"]) $(`tab-${name}`).addEventListener("click", () => showMode(name));
+for (const name of ["edit", "compare", "audio", "measure"]) $(`tab-${name}`).addEventListener("click", () => showMode(name));
 for (const b of document.querySelectorAll("[data-add]")) b.addEventListener("click", () => editing.add(b.dataset.add, transport.position));
 $("zoom-in").addEventListener("click", () => timeline.zoom(1.5));
 $("zoom-out").addEventListener("click", () => timeline.zoom(1 / 1.5));

@@ -34,6 +34,9 @@ package final class Studio: HTTPHandler, @unchecked Sendable {
     let transport = StudioTransport()
     /// Each file's undo history and transport across switching files, gestures, the recovery file (issue 39).
     let sessions = StudioSessions()
+    /// The Measure panel's last measurement, and whether one is running (StudioMeasure.swift). Under the lock.
+    var measurement: StudioMeasurement?
+    var measuringNow = false
     /// The last render made or being made, for the requests of the same revision and options (the page asks
     /// for its peaks, then for its WAV); dropped when the document, the settings or a sound under the root change.
     var renderJob: RenderJob?

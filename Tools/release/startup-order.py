@@ -15,6 +15,11 @@ matches nothing and costs nothing, so a stale script only loses some of the gain
 larger changes to the play path and check the footprint with `Tools/benchmark.sh --only footprint`.
 
     Tools/install.sh --prefix /tmp/thrum-order && Tools/release/startup-order.py /tmp/thrum-order
+    Tools/release/startup-order.py --check /tmp/thrum-order   # exit 1 when the committed script is stale
+
+Stale means: a function the commands run now is not in the script (it would stay scattered), or a name in
+the script no longer exists in the executable (renamed or removed code). `.ci/run` checks it after the
+package test, so a change to the start-up path that forgets to regenerate the script fails CI.
 
 Needs valgrind (Debian: valgrind) and the simulated card (Tools/dev/simcard/build.sh).
 """
@@ -60,11 +65,21 @@ def defined_functions(executable: str) -> set[str]:
             if len(parts) == 3 and parts[1] in "tTwW"}
 
 
+def committed_functions() -> set[str]:
+    """The function names the committed script places."""
+    return set(re.findall(r'\*\("\.text\.([^"]+)"\)', open(OUTPUT).read()))
+
+
 def main() -> int:
-    if len(sys.argv) != 2:
-        print("usage: Tools/release/startup-order.py PREFIX   (a prefix Tools/install.sh installed into)", file=sys.stderr)
+    arguments = sys.argv[1:]
+    check = arguments[:1] == ["--check"]
+    if check:
+        arguments = arguments[1:]
+    if len(arguments) != 1:
+        print("usage: Tools/release/startup-order.py [--check] PREFIX   (a prefix Tools/install.sh installed into)",
+              file=sys.stderr)
         return 64
-    prefix = os.path.abspath(sys.argv[1])
+    prefix = os.path.abspath(arguments[0])
     thrum = os.path.join(prefix, "bin/thrum")
     if not os.access(thrum, os.X_OK):
         print(f"startup-order: {thrum} is missing; run Tools/install.sh --prefix {prefix} first", file=sys.stderr)
@@ -89,9 +104,22 @@ def main() -> int:
                           file=sys.stderr)
                     return 70
                 functions |= executed_functions(output)
-            symbols = sorted(functions & defined_functions(bare))
+            defined = defined_functions(bare)
+            symbols = sorted(functions & defined)
         finally:
             os.remove(bare)
+    if check:
+        committed = committed_functions()
+        missing = sorted(set(symbols) - committed)
+        gone = sorted(committed - defined)
+        if not missing and not gone:
+            print(f"startup-order: {os.path.relpath(OUTPUT, ROOT)} is current ({len(committed)} functions)")
+            return 0
+        print(f"startup-order: {os.path.relpath(OUTPUT, ROOT)} is stale: {len(missing)} functions run at start are not in it"
+              f"{' (e.g. ' + missing[0] + ')' if missing else ''}, {len(gone)} of its names no longer exist"
+              f"{' (e.g. ' + gone[0] + ')' if gone else ''}; run Tools/release/startup-order.py {arguments[0]} and commit it",
+              file=sys.stderr)
+        return 1
     lines = ["/* Written by Tools/release/startup-order.py: the functions thrum runs at start and while it plays first,",
              "   grouped before .text (docs/performance.md). Regenerate it; do not edit it. */",
              "SECTIONS", "{", "  .text.thrum_startup : {"]
