@@ -54,6 +54,7 @@ declare -A why=(
     [dpkg-dev]="dpkg-shlibdeps, which computes the .deb's Depends (Tools/release/package-deb.sh)"
     [binutils]="strip, for the packaged binary"
     [lintian]="checks the .deb against Debian policy (Tools/ci/test-package.sh)"
+    [valgrind]="traces the start-up path for Tools/release/startup-order.py --check"
     [mmdebstrap]="makes the fresh Debian 12 root the .deb is installed into (Tools/ci/test-package.sh)"
 )
 build_packages=(pkg-config libasound2-dev libsndfile1-dev libsamplerate0-dev libasound2-plugins librsvg2-bin libcivetweb-dev)
@@ -61,7 +62,7 @@ test_packages=(pulseaudio pulseaudio-utils alsa-utils sox python3 pipewire pipew
 # The shells and man(1) that ShellCompletionTests run the completion scripts and man pages in.
 test_packages+=(bash zsh fish man-db)
 # What Tools/release/package-deb.sh and Tools/ci/test-package.sh use: dpkg-shlibdeps, strip, lintian, a fresh Debian root.
-package_packages=(dpkg-dev binutils lintian mmdebstrap)
+package_packages=(dpkg-dev binutils lintian mmdebstrap valgrind)
 # libthrum's tests (Tools/ci/test-libthrum.sh): C and C++ compilers, make, Debian's python3 with venv, numpy, pytest,
 # matplotlib, setuptools and wheel.
 test_packages+=(gcc g++ make python3-venv python3-numpy python3-pytest python3-matplotlib python3-setuptools python3-wheel)

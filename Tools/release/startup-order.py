@@ -17,8 +17,11 @@ larger changes to the play path and check the footprint with `Tools/benchmark.sh
     Tools/install.sh --prefix /tmp/thrum-order && Tools/release/startup-order.py /tmp/thrum-order
     Tools/release/startup-order.py --check /tmp/thrum-order   # exit 1 when the committed script is stale
 
-Stale means: a function the commands run now is not in the script (it would stay scattered), or a name in
-the script no longer exists in the executable (renamed or removed code). `.ci/run` checks it after the
+Stale means: a name in the script no longer exists in the executable (renamed or removed code), or more than
+1 % of the functions the commands run in two passes both are not in it (they would stay scattered). Some
+functions run only in some runs (libdispatch's queue set-up; an underrun's recovery when valgrind's
+slowness starves the card: 1 to 40 of about 1,700 in one pass over an unchanged tree), hence both passes
+and the 1 %. `.ci/run` checks it after the
 package test, so a change to the start-up path that forgets to regenerate the script fails CI.
 
 Needs valgrind (Debian: valgrind) and the simulated card (Tools/dev/simcard/build.sh).
@@ -93,17 +96,24 @@ def main() -> int:
         # valgrind cannot read the debug information of the release build; a copy without it runs the same code.
         bare = os.path.join(prefix, "bin/.thrum-order")
         subprocess.run(["strip", "--strip-debug", "-o", bare, thrum], check=True)
-        functions: set[str] = set()
+        # Generating takes every function of one pass; checking takes those of two passes both, so that a
+        # path only a slow run takes (valgrind is 50 times slower; an underrun's recovery) is not counted.
+        passes: list[set[str]] = []
         try:
-            for arguments in commands(folder):
-                output = os.path.join(folder, "callgrind.out")
-                done = subprocess.run(["valgrind", "--tool=callgrind", "--demangle=no", f"--callgrind-out-file={output}",
-                                       bare] + arguments, env=env, capture_output=True, text=True)
-                if done.returncode != 0:
-                    print(f"startup-order: thrum {' '.join(arguments)} failed under valgrind: {done.stderr.strip()[-300:]}",
-                          file=sys.stderr)
-                    return 70
-                functions |= executed_functions(output)
+            for _ in range(2 if check else 1):
+                functions: set[str] = set()
+                for command in commands(folder):
+                    output = os.path.join(folder, "callgrind.out")
+                    done = subprocess.run(["valgrind", "--tool=callgrind", "--demangle=no",
+                                           f"--callgrind-out-file={output}", bare] + command,
+                                          env=env, capture_output=True, text=True)
+                    if done.returncode != 0:
+                        print(f"startup-order: thrum {' '.join(command)} failed under valgrind: "
+                              f"{done.stderr.strip()[-300:]}", file=sys.stderr)
+                        return 70
+                    functions |= executed_functions(output)
+                passes.append(functions)
+            functions = set.intersection(*passes)
             defined = defined_functions(bare)
             symbols = sorted(functions & defined)
         finally:
@@ -112,8 +122,9 @@ def main() -> int:
         committed = committed_functions()
         missing = sorted(set(symbols) - committed)
         gone = sorted(committed - defined)
-        if not missing and not gone:
-            print(f"startup-order: {os.path.relpath(OUTPUT, ROOT)} is current ({len(committed)} functions)")
+        if len(missing) <= len(committed) // 100 and not gone:
+            print(f"startup-order: {os.path.relpath(OUTPUT, ROOT)} is current ({len(committed)} functions; "
+                  f"{len(missing)} run now outside it, within the 1 % of run-to-run noise)")
             return 0
         print(f"startup-order: {os.path.relpath(OUTPUT, ROOT)} is stale: {len(missing)} functions run at start are not in it"
               f"{' (e.g. ' + missing[0] + ')' if missing else ''}, {len(gone)} of its names no longer exist"
