@@ -89,6 +89,8 @@ package enum FormatConverter {
         var diagnostics = read.diagnostics
         guard let file = read.file else { return Result(outputs: [], diagnostics: diagnostics) }
         switch format {
+        case .hjif, .hmpg:
+            return Result(outputs: [], diagnostics: diagnostics)
         case .haptic:
             return Result(outputs: [(output, HapticFileEncoder.encode(file))], diagnostics: diagnostics)
         case .android:

@@ -108,7 +108,7 @@ package enum LibraryCalls {
             }
             try writeText(HapticFileEncoder.encode(file), to: path)
             return losses.map(\.formatted)
-        case .android, nil:
+        case .android, .hjif, .hmpg, nil:
             throw UsageError(message: "'\(path)': a pattern is written as .ahap or .haptic (use thrum_convert for Android JSON)")
         }
     }
