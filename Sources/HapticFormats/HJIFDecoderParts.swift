@@ -102,15 +102,9 @@ extension HapticReadContext {
         return HJIFKeyframe(position: position, amplitude: amplitude, frequency: frequency)
     }
 
-    /// The bytes of a `wavelet_stream` string (base64, as the reference software writes it), or nil after
-    /// reporting it.
+    /// The bytes of a `wavelet_stream` string (`HJIFWaveletText`), or nil after reporting it.
     mutating func waveletStream(_ member: JSONMember, _ path: String) -> [UInt8]? {
-        guard let text = string(member, path: path) else { return nil }
-        guard let data = Data(base64Encoded: text) else {
-            report(.error, .invalidPatternDictionary, "wavelet_stream is not base64 text", path: path, at: member.value.position)
-            return nil
-        }
-        return [UInt8](data)
+        string(member, path: path).map(HJIFWaveletText.bytes(of:))
     }
 
     // MARK: - Typed members

@@ -95,6 +95,13 @@ extension HJIFSynthesis {
         }
 
         mutating func value(at r: Double) -> Double {
+            let state = state(at: r)
+            return state.amplitude * Self.wave(signal, state.time / timescale, state.frequency, state.phase0)
+        }
+
+        /// What plays at r: the amplitude, the frequency (Hz), the time its wave is timed from (ticks), the
+        /// phase added to it (radians), and the whole phase angle there (radians).
+        mutating func state(at r: Double) -> (amplitude: Double, frequency: Double, time: Double, phase0: Double, phase: Double) {
             while amplitudeCursor < amplitudes.count
                 && !(amplitudes[amplitudeCursor].position.map { Double($0) >= r } ?? false)
             {
@@ -125,7 +132,8 @@ extension HJIFSynthesis {
                     time = r - Double(before.position)
                 }
             }
-            return amplitude * Self.wave(signal, time / timescale, frequency, phases[frequencyCursor])
+            let phase0 = phases[frequencyCursor]
+            return (amplitude, frequency, time, phase0, 2 * Double.pi * frequency * time / timescale + phase0)
         }
 
         /// Linear interpolation from (t0, a0) to (t1, a1) at x, holding the end values outside.
