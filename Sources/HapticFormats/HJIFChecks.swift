@@ -66,7 +66,20 @@ package enum HJIFChecks {
                 }
             }
         }
+        for channel in HJIFSynthesis.channels(of: document) where channel.endTicks > channel.referenceTicks + 0.5 {
+            let scale = Double(max(document.timescale, 1))
+            warn(
+                "MPEG's reference synthesizer stops this channel at \(seconds(channel.referenceTicks / scale)) s (the end of the effect that starts last in a band); Thrum plays it to \(seconds(channel.endTicks / scale)) s",
+                "perceptions[\(channel.perception)].channels[\(channel.index)]",
+                "put effects that outlast the last-starting one in a band of their own")
+        }
         return issues
+    }
+
+    /// `value` with three decimals.
+    static func seconds(_ value: Double) -> String {
+        let millis = Int((value * 1000).rounded())
+        return "\(millis / 1000).\(zeroPadded(millis % 1000, 3))"
     }
 
     /// Whether `version` is `YYYY` or `YYYY-N` with a year from 2023 and an amendment from 1.
@@ -84,6 +97,11 @@ package enum HJIFChecks {
             warn("curve_type applies to Curve bands only", path + ".curve_type", nil)
         }
         if band.type == .waveletWave {
+            if !band.effects.isEmpty {
+                warn(
+                    "WaveletWave bands are not supported: Thrum does not decode wavelet streams, so this band is silent",
+                    path + ".band_type", "convert the source WAV to a VectorialWave or Curve band, or play the WAV itself")
+            }
             if simple { warn("the Simple Parametric profile has no WaveletWave bands", path + ".band_type", nil) }
             if let length = band.blockLength, length & (length - 1) != 0 {
                 warn("block_length \(length) is not a power of two", path + ".block_length", nil)

@@ -11,7 +11,7 @@ import Glibc
 ///   (the nearest one outside them, 1 without any), frequency a linear chirp between frequency keyframes
 ///   (clamped to the band's limits), the phase carried across keyframes as the reference does;
 /// - a Curve effect is the band's interpolation through its keyframes at whole samples (`HJIFCurves`);
-/// - a WaveletWave band is its decoded blocks (`HJIFWavelet`);
+/// - a WaveletWave band is silent: Thrum does not decode wavelet streams (`HJIFChecks` warns where one is);
 /// - Reference effects are their library effect at their position; Composite effects their timeline.
 /// Pure and thread-safe.
 package enum HJIFSynthesis {
@@ -43,8 +43,6 @@ package enum HJIFSynthesis {
         var lower: Int
         var upper: Int
         var effects: [HJIFEffect]
-        /// WaveletWave: the decoded blocks, each at its tick position with its samples at `upper` Hz.
-        var blocks: [(position: Int, samples: [Double])]
     }
 
     /// Every channel of `document`, perception by perception, ready to be computed.
@@ -59,10 +57,9 @@ package enum HJIFSynthesis {
                     effects = effects.enumerated().sorted { a, b in
                         a.element.position != b.element.position ? a.element.position < b.element.position : a.offset < b.offset
                     }.map(\.element)
-                    let blocks = band.type == .waveletWave ? HJIFWavelet.blocks(of: band, effects: effects, timescale: timescale) : []
                     return Band(
                         type: band.type, curveType: band.curveType, lower: band.lowerFrequencyLimit,
-                        upper: band.upperFrequencyLimit, effects: effects, blocks: blocks)
+                        upper: band.upperFrequencyLimit, effects: effects)
                 }
                 var reference = 0.0
                 if let rate = channel.frequencySampling, let count = channel.sampleCount, rate > 0 {
@@ -76,9 +73,6 @@ package enum HJIFSynthesis {
                 var end = reference
                 for band in bands {
                     for effect in band.effects { end = max(end, Double(effect.position) + length(of: effect, in: band.type, timescale)) }
-                    for block in band.blocks where band.upper > 0 {
-                        end = max(end, Double(block.position) + Double(block.samples.count) * Double(timescale) / Double(band.upper))
-                    }
                 }
                 result.append(
                     Channel(
@@ -152,7 +146,7 @@ package enum HJIFSynthesis {
                     addCurve(effect, band: band, channel.timescale, sampleRate, frames, into: &values)
                 }
             case .waveletWave:
-                addBlocks(band, channel.timescale, sampleRate, frames, into: &values)
+                break
             }
             for i in 0..<frames.count { total[i] = min(max(total[i] + values[i], -1), 1) }
         }
@@ -204,20 +198,5 @@ package enum HJIFSynthesis {
         let to = min(start + curve.count, frames.upperBound)
         guard from < to else { return }
         for i in from..<to { values[i - frames.lowerBound] += curve[i - start] }
-    }
-
-    /// Adds a WaveletWave band: each block's sample that holds tick p (its samples are at the band's upper
-    /// limit in Hz), from the block's position until the next block's.
-    static func addBlocks(_ band: Band, _ timescale: Int, _ sampleRate: Double, _ frames: Range<Int>, into values: inout [Double]) {
-        guard band.upper > 0, !band.blocks.isEmpty else { return }
-        var block = 0
-        for i in frames {
-            let p = tick(i, timescale, sampleRate)
-            while block + 1 < band.blocks.count && Double(band.blocks[block + 1].position) <= p { block += 1 }
-            let current = band.blocks[block]
-            guard Double(current.position) <= p else { continue }
-            let index = Int(((p - Double(current.position)) * Double(band.upper) / Double(timescale)).rounded(.down))
-            if index < current.samples.count { values[i - frames.lowerBound] += current.samples[index] }
-        }
     }
 }
