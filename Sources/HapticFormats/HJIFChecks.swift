@@ -4,8 +4,8 @@ import ThrumModel
 
 /// The warnings about a readable HJIF document: what MPEG's reference software reads but reports as not
 /// conformant to ISO/IEC 23090-31, and what its synthesizer plays in its own way (where Thrum does too, or
-/// where it plainly fails and Thrum does not: docs/decisions.md "HJIF"). Never errors: a document that
-/// decoded plays. Pure and thread-safe.
+/// where it plainly fails and Thrum does not: docs/decisions.md "HJIF"), and one error: channels that last
+/// more than `HJIFPlayback.maxSignalSeconds` together. Pure and thread-safe.
 package enum HJIFChecks {
     /// Every warning for `document`, at JSON paths of its HJIF form.
     package static func issues(in document: HJIFDocument) -> [HapticIssue] {
@@ -66,8 +66,17 @@ package enum HJIFChecks {
                 }
             }
         }
-        for channel in HJIFSynthesis.channels(of: document) where channel.endTicks > channel.referenceTicks + 0.5 {
-            let scale = Double(max(document.timescale, 1))
+        let channels = HJIFSynthesis.channels(of: document)
+        let scale = Double(max(document.timescale, 1))
+        let total = channels.reduce(0) { $0 + $1.endTicks } / scale
+        if total > HJIFPlayback.maxSignalSeconds {
+            issues.append(
+                HapticIssue(
+                    .error, .invalidPatternData,
+                    "the channels last \(seconds(total)) s together; Thrum plays at most \(Int(HJIFPlayback.maxSignalSeconds)) s of MPEG haptics (computed before it plays)",
+                    suggestion: "split the file", path: "perceptions"))
+        }
+        for channel in channels where channel.endTicks > channel.referenceTicks + 0.5 {
             warn(
                 "MPEG's reference synthesizer stops this channel at \(seconds(channel.referenceTicks / scale)) s (the end of the effect that starts last in a band); Thrum plays it to \(seconds(channel.endTicks / scale)) s",
                 "perceptions[\(channel.perception)].channels[\(channel.index)]",

@@ -7,6 +7,10 @@ import ThrumModel
 /// renderer plays them at the actuator's gain, scaled by the player's intensity control (docs/decisions.md
 /// "HJIF"). Pure and thread-safe.
 package enum HJIFPlayback {
+    /// The most seconds of signal a document may hold, its channels together (their samples are computed
+    /// when the pattern is compiled: 600 s at 48 kHz is 110 MB); `HJIFChecks` refuses longer ones.
+    package static let maxSignalSeconds = 600.0
+
     /// The pattern for `document`.
     package static func pattern(for document: HJIFDocument) -> PatternData {
         let channels = HJIFSynthesis.channels(of: document).filter { $0.endTicks > 0 }

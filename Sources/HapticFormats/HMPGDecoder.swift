@@ -33,11 +33,15 @@ package enum HMPGDecoder {
         var reader = HMPGStreamReader(bytes: [UInt8](data), file: file)
         reader.readAll()
         var diagnostics = reader.diagnostics
-        let document = reader.diagnostics.contains { $0.severity == .error } ? nil : reader.document
-        if let document {
-            diagnostics += HJIFChecks.issues(in: document).map { issue in
-                Diagnostic(issue.severity, file: file, path: issue.path, message: issue.message, suggestion: issue.suggestion)
+        var document = reader.diagnostics.contains { $0.severity == .error } ? nil : reader.document
+        if let found = document {
+            diagnostics += HJIFChecks.issues(in: found).map { issue in
+                // An error about the whole document is placed at the stream's start.
+                Diagnostic(
+                    issue.severity, file: file, path: issue.severity == .error ? "byte 0 (stream)" : issue.path,
+                    message: issue.message, suggestion: issue.suggestion, code: issue.code)
             }
+            if diagnostics.contains(where: { $0.severity == .error }) { document = nil }
         }
         return HJIFDecodeResult(document: document, diagnostics: diagnostics, sourceMap: SourceMap(file: file))
     }
