@@ -10,7 +10,8 @@
 #      warnings as errors), and thrum-bench (its own package, Tools/bench) in release
 #      (RenderThreadAllocationTests runs its allocation and storm counters: retain counts mean something
 #      only optimised),
-#   3. runs every test except the real-time ones, in parallel (the seam races after them, alone),
+#   3. runs every test except the real-time ones, in parallel (the seam races after them, alone), then
+#      the MPEG haptics oracle tests (Tools/ci/mpeg-haptics.sh),
 #   4. starts a PulseAudio null sink (Tools/dev/pulse-null-sink.sh) and runs the real-time tests
 #      (suites named *RealTime* or *PulseAudio*, the simulated-card tests among them) one at a time,
 #      never beside other tests,
@@ -75,6 +76,9 @@ run_tests swift test --skip-build --skip "$realtime|$servers|SeamRaceTests"
 # The seam races (an offline engine rendered without pause by a thread of their own) alone, after the
 # parallel run: beside 600 other tests on two cores their race loop was starved, 20 s became 70-130 s.
 run_tests swift test --skip-build --filter SeamRaceTests
+# MPEG haptics (HJIF, .hmpg) against MPEG's reference software, built once from ../shared/oracles into
+# ~/.cache/thrum (skipped, saying so, without it).
+run_tests "$root/Tools/ci/mpeg-haptics.sh"
 
 stop_servers() {
     "$root/Tools/dev/pulse-null-sink.sh" stop >/dev/null 2>&1 || true

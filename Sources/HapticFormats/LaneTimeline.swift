@@ -18,6 +18,19 @@ struct LaneTimeline {
     /// Every time at which the value starts or stops changing.
     var knots: [Double] { pieces.flatMap { [$0.time, $0.endTime] } }
 
+    /// The times at which a ramp of the lane crosses one of `levels` (where a value it is added to reaches a
+    /// limit, so that what follows it bends).
+    func crossings(of levels: [Double]) -> [Double] {
+        var times: [Double] = []
+        for piece in pieces where piece.isRamp {
+            let (from, to) = (Double(piece.value), Double(piece.endValue))
+            for level in levels where (from - level) * (to - level) < 0 {
+                times.append(piece.time + (piece.endTime - piece.time) * (level - from) / (to - from))
+            }
+        }
+        return times
+    }
+
     /// The value at `time`; with `before`, the value just before it (the limit from the left).
     func value(at time: Double, before: Bool = false) -> Double {
         // The last piece started at (or, with `before`, strictly before) `time`.

@@ -10,6 +10,9 @@ package enum VoiceKind: UInt8, Sendable, Equatable, BitwiseCopyable {
     case audioContinuous
     /// AudioCustom: a `SampleBuffer` played at natural speed on the audio buses.
     case audioCustom
+    /// A HapticContinuous event with a `HapticSignal` (an HJIF channel): its samples, computed at compile
+    /// time, played at natural speed on the haptic bus.
+    case hapticSignal
 }
 
 /// Envelope segment lengths in frames (docs/decisions.md: t(x) = 0.001 × 5120^x s).
@@ -67,7 +70,7 @@ package struct CompiledEvent: Sendable, Equatable, BitwiseCopyable {
     package var brightness: Float
     /// Envelope lengths at the default (zero) controls, at rate 1.
     package var envelope: EnvelopeFrames
-    /// Index into `CompiledPattern.buffers` for AudioCustom, else −1.
+    /// Index into `CompiledPattern.buffers` for AudioCustom and signal events, else −1.
     package var buffer: Int
     /// `EventWaveformUseVolumeEnvelope` (de-click ramps, or the AttackTime/ReleaseTime ramps), default true.
     package var useVolumeEnvelope: Bool
@@ -85,6 +88,22 @@ package struct CompiledEvent: Sendable, Equatable, BitwiseCopyable {
     package var lengthFrames: Int
     /// A transient the player's intensity control does not scale (`EventData.ignoresIntensityControl`).
     package var ignoresIntensityControl: Bool
+    /// A signal event: its channel, the pattern's channel count and the channel's mixing weight
+    /// (`HapticSignal`); 0, 1 and 1 for every other event.
+    package var signalChannel: Int = 0
+    package var signalChannels: Int = 1
+    package var signalWeight: Float = 1
+
+    /// Where `HapticSignal.plays(onPlace:of:)` puts this signal event.
+    func signalPlays(onPlace place: Int, of actuators: Int) -> Bool {
+        signalChannels <= 1 || actuators <= 1 || min(signalChannel, actuators - 1) == place
+    }
+
+    /// `HapticSignal.weight(onPlace:of:)` of this signal event.
+    func signalWeight(onPlace place: Int, of actuators: Int) -> Float {
+        let sharing = actuators <= 1 ? signalChannels : place == actuators - 1 ? signalChannels - actuators + 1 : 1
+        return sharing > 1 ? signalWeight : 1
+    }
 }
 
 /// Why a pattern cannot be compiled.
@@ -185,7 +204,7 @@ package final class CompiledPattern: Sendable {
             let kind: VoiceKind
             switch event.type {
             case .hapticTransient: kind = .transient
-            case .hapticContinuous: kind = .hapticContinuous
+            case .hapticContinuous: kind = event.signal == nil ? .hapticContinuous : .hapticSignal
             case .audioContinuous: kind = .audioContinuous
             case .audioCustom: kind = .audioCustom
             default: throw .unknownEventType(eventIndex: index, type: event.type.rawValue)
@@ -211,6 +230,11 @@ package final class CompiledPattern: Sendable {
                     let natural = envelope.attack + envelope.decay
                     length = durationFrames > 0 ? min(natural, durationFrames) : natural
                 }
+            case .hapticSignal:
+                let samples = event.signal?.samples(sampleRate) ?? []
+                bufferIndex = buffers.count
+                buffers.append(SampleBuffer(samples: samples, sampleRate: sampleRate))
+                length = samples.count
             case .audioCustom:
                 guard let buffer = audio(event, index) else { throw .missingAudio(eventIndex: index) }
                 guard buffer.sampleRate == sampleRate else {
@@ -233,7 +257,9 @@ package final class CompiledPattern: Sendable {
                     useVolumeEnvelope: event.useVolumeEnvelope ?? true, loopEnabled: loop,
                     attackGiven: event.has(.attackTime), releaseGiven: event.has(.releaseTime), startRamp: ramps.start,
                     endRamp: ramps.end, lengthFrames: length,
-                    ignoresIntensityControl: kind == .transient && event.ignoresIntensityControl))
+                    ignoresIntensityControl: kind == .transient && event.ignoresIntensityControl,
+                    signalChannel: event.signal?.channel ?? 0, signalChannels: event.signal?.channelCount ?? 1,
+                    signalWeight: event.signal?.mixingWeight ?? 1))
         }
         events = compiled.enumerated().sorted { a, b in
             a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset

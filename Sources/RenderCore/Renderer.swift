@@ -436,6 +436,10 @@ package final class Renderer {
                 v.pointee.renderContinuous(
                     frame: frame, count: n, lanes: laneBase, out: haptics + v.pointee.bus * hapticStride,
                     gainScale: muted.contains(.haptics) ? 0 : 1, panAxes: axes, scratch: scratch)
+            case .hapticSignal:
+                v.pointee.renderSignal(
+                    frame: frame, count: n, lanes: laneBase, out: haptics + v.pointee.bus * hapticStride,
+                    gainScale: muted.contains(.haptics) ? 0 : 1, panAxes: axes, scratch: scratch)
             case .audioContinuous:
                 v.pointee.renderTone(
                     frame: frame, count: n, lanes: laneBase, left: left, right: right,

@@ -80,14 +80,19 @@ extension Renderer {
     func startEvent(_ slot: Int, _ now: Int) {
         guard let pattern = players[slot].pattern, let event = players[slot].takeNextEvent() else { return }
         reportOnset(slot, event, now)
-        guard event.kind == .transient || event.kind == .hapticContinuous else {
+        guard event.kind == .transient || event.kind == .hapticContinuous || event.kind == .hapticSignal else {
             startVoice(slot, event, pattern, bus: 0, now)
             return
         }
-        // A haptic event sounds on each of the player's buses, in bus order.
+        // A haptic event sounds on each of the player's buses, in bus order; a signal on those of its channel.
         var rest = players[slot].buses
+        let actuators = rest.nonzeroBitCount
+        var place = 0
         while rest != 0 {
-            startVoice(slot, event, pattern, bus: rest.trailingZeroBitCount, now)
+            if event.kind != .hapticSignal || event.signalPlays(onPlace: place, of: actuators) {
+                startVoice(slot, event, pattern, bus: rest.trailingZeroBitCount, now)
+            }
+            place += 1
             rest &= rest &- 1
         }
     }
@@ -134,7 +139,7 @@ extension Renderer {
         v.attackX = event.attack
         v.decayX = event.decay
         v.releaseX = event.release
-        if event.kind == .transient || event.kind == .hapticContinuous {
+        if event.kind == .transient || event.kind == .hapticContinuous || event.kind == .hapticSignal {
             v.place = PanPlace(bus: bus, among: players[slot].buses, places: places)
         }
         switch event.kind {
@@ -151,6 +156,16 @@ extension Renderer {
             v.incrementSpan = Float((profile.highFrequency - profile.lowFrequency) / sampleRate)
             v.timeLane = ControlLane.hapticAttack.rawValue
             startEnvelope(&v, event, slot, now, durationFrames)
+        case .hapticSignal:
+            let buffer = pattern.buffers[event.buffer]
+            guard buffer.frameCount > 0 else { return }
+            v.intensity = 1
+            v.samples = buffer.samples.baseAddress
+            v.fileFrames = buffer.frameCount
+            v.end = buffer.frameCount
+            let buses = players[slot].buses
+            let place = (buses & ((1 << bus) - 1)).nonzeroBitCount
+            v.signalWeight = event.signalWeight(onPlace: place, of: buses.nonzeroBitCount)
         case .audioContinuous:
             v.volume = event.volume
             v.pan = event.pan

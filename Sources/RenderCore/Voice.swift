@@ -75,7 +75,10 @@ struct Voice: BitwiseCopyable {
     var inverseRate: Float = 0
     var harmonicLimit: Float = 0.45  // highest allowed cycles per frame for a partial
 
-    // AudioCustom (see CustomVoice.swift).
+    /// Signal voices: the channel's weight on this bus (`HapticSignal.weight(onPlace:of:)`).
+    var signalWeight: Float = 1
+
+    // AudioCustom and signal voices (see CustomVoice.swift, SignalVoice.swift).
     var samples: UnsafePointer<Float>? = nil
     var channels: Int = 1
     var fileFrames: Int = 0

@@ -4,30 +4,32 @@ import ThrumServices
 let convertCommand = Subcommand(
     spec: CommandSpec(
         name: "convert",
-        summary: "Convert between AHAP, .haptic and Android vibration JSON; every loss is a located warning.",
+        summary: "Convert between AHAP, .haptic, MPEG haptics (.hjif, .hmpg) and Android vibration JSON; every loss is a located warning.",
         positionalUsage: "IN...", minPositionals: 1, maxPositionals: nil, positionalValues: .files(OptionValues.patternExtensions),
         options: [
-            .value(.output, short: "o", placeholder: "FILE", values: .files(["ahap", "haptic", "json"]), help: "the file to write: .ahap, .haptic or .json (Android)"),
-            .value(.to, placeholder: "FORMAT", values: .patternFormat, help: "ahap, haptic or android, whatever the extension of -o"),
-            .flag(.split, help: ".haptic → AHAP: write OUT_continuous.ahap and OUT_transients.ahap to play together"),
-            .flag(.metaCompatible, help: ".haptic → AHAP: write what Meta Haptics Studio writes (ramps sag, emphasis ducking)"),
+            .value(.output, short: "o", placeholder: "FILE", values: .files(["ahap", "haptic", "hjif", "hmpg", "json"]), help: "the file to write: .ahap, .haptic, .hjif, .hmpg or .json (Android)"),
+            .value(.to, placeholder: "FORMAT", values: .patternFormat, help: "ahap, haptic, hjif, hmpg or android, whatever the extension of -o"),
+            .flag(.split, help: ".haptic/.hjif/.hmpg → AHAP: write OUT_continuous.ahap and OUT_transients.ahap to play together"),
+            .flag(.metaCompatible, help: ".haptic/.hjif/.hmpg → AHAP: write what Meta Haptics Studio writes (ramps sag, emphasis ducking)"),
             .value(.resolution, placeholder: "MS", help: "Android waveform step in milliseconds, 1–1000 (default 10)"),
             .flag(.strict, help: "read .haptic in strict mode and refuse any loss (exit 65, nothing written)"),
         ],
         details: """
-            IN is one .haptic file, or AHAP files (.ahap, .json) that play together (e.g. a split pair), or a
+            IN is one .haptic, .hjif or .hmpg file, or AHAP files (.ahap, .json) that play together (e.g. a split pair), or a
             bundled pattern's name (see 'thrum list').
             .haptic → AHAP follows the envelopes; each emphasis becomes a transient, which the intensity curve
             also scales in one AHAP file (--split keeps them apart). AHAP → .haptic keeps haptic events and the
             intensity and sharpness controls. Android JSON holds VibrationEffect.createWaveform timings and
-            amplitudes and BasicEnvelopeBuilder (API 36) control points.
+            amplitudes and BasicEnvelopeBuilder (API 36) control points. AHAP and .haptic → .hjif/.hmpg (MPEG haptics,
+            ISO/IEC 23090-31) write each event as MPEG's reference synthesizer plays it the way Thrum does; .hjif/.hmpg →
+            the other formats go through one envelope (the .haptic form).
             Losses are printed as FILE:LINE:COLUMN: warning: PATH: MESSAGE.
             Exit status: 0 written, 64 usage, 65 bad input or (with --strict) a loss, 66 an input is missing,
             74 cannot write.
             """),
     run: { arguments, console in
         guard let output = arguments.value(.output) else {
-            throw UsageError(message: "'thrum convert' needs -o FILE (.ahap, .haptic or .json)")
+            throw UsageError(message: "'thrum convert' needs -o FILE (.ahap, .haptic, .hjif, .hmpg or .json)")
         }
         var request = ConvertRequest(inputs: arguments.positionals, output: output)
         request.split = arguments.flag(.split)

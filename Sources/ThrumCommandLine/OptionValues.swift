@@ -48,7 +48,7 @@ struct OptionValues: Sendable, Equatable {
         fileExtensions: patternExtensions + Sounds.extensions.sorted(), source: .patterns)
 
     /// The extensions of the pattern files Thrum reads.
-    static let patternExtensions = ["ahap", "haptic", "json"]
+    static let patternExtensions = ["ahap", "haptic", "hjif", "hmpg", "json"]
 
     /// A channel map: `L+H,R+H`, one entry per channel.
     static let channelMap = OptionValues(words: ChannelSource.allCases.map(\.rawValue), commaList: true)

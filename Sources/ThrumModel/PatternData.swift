@@ -52,13 +52,16 @@ package struct EventData: Sendable, Equatable {
     /// A HapticTransient that the player's HapticIntensityControl does not scale: a `.haptic` emphasis,
     /// which is independent of the continuous envelope. It has no AHAP form. Default false.
     package var ignoresIntensityControl: Bool
+    /// A HapticContinuous event that plays these samples instead of its oscillator (an HJIF channel); nil
+    /// for every AHAP event. It has no AHAP form.
+    package var signal: HapticSignal?
 
     /// Creates an event.
     package init(
         type: CHHapticEvent.EventType, time: TimeInterval, duration: TimeInterval? = nil,
         parameters: [EventParameterData] = [], waveformPath: String? = nil,
         audioResourceID: CHHapticAudioResourceID? = nil, useVolumeEnvelope: Bool? = nil, loopEnabled: Bool? = nil,
-        ignoresIntensityControl: Bool = false
+        ignoresIntensityControl: Bool = false, signal: HapticSignal? = nil
     ) {
         self.type = type
         self.time = time
@@ -69,6 +72,7 @@ package struct EventData: Sendable, Equatable {
         self.useVolumeEnvelope = useVolumeEnvelope
         self.loopEnabled = loopEnabled
         self.ignoresIntensityControl = ignoresIntensityControl
+        self.signal = signal
     }
 
     /// The effective value of `parameter`: the last entry wins, clamped to its range; the default when absent.

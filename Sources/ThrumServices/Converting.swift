@@ -9,9 +9,9 @@ import ThrumModel
 package struct ConvertRequest: Sendable {
     /// One `.haptic` file, or AHAP files played together; bundled patterns by name.
     package var inputs: [String]
-    /// The file to write: `.ahap`, `.haptic` or `.json` (Android).
+    /// The file to write: `.ahap`, `.haptic`, `.hjif`, `.hmpg` or `.json` (Android).
     package var output: String
-    /// `--to`: ahap, haptic or android, whatever the output's extension; nil: from the extension.
+    /// `--to`: ahap, haptic, hjif, hmpg or android, whatever the output's extension; nil: from the extension.
     package var format: String?
     /// `.haptic` → AHAP: a continuous and a transient file (`--split`).
     package var split = false
@@ -59,7 +59,7 @@ package enum Converting {
         options.resolution =
             try Checked.whole(request.resolution, "resolution", in: ConvertRequest.resolutions) ?? AndroidExport.defaultResolution
         if let name = request.format {
-            guard let format = PatternFormat(rawValue: name) else { throw .usage("--to takes ahap, haptic or android, not '\(name)'") }
+            guard let format = PatternFormat(rawValue: name) else { throw .usage("--to takes ahap, haptic, hjif, hmpg or android, not '\(name)'") }
             options.format = format
         }
         let inputs = request.inputs.map(Patterns.path(of:))
@@ -82,7 +82,7 @@ package enum Converting {
                     + (options.strict && warnings == 0 ? " (with --strict every loss is an error)" : ""))
         }
         do throws(AudioResourceError) {
-            try OutputFile.write(together: result.outputs.map { ($0.path, Data($0.text.utf8)) })
+            try OutputFile.write(together: result.outputs.map { ($0.path, $0.data) })
         } catch {
             throw ServiceError(.ioError, error.writeMessage)
         }

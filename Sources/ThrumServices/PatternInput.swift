@@ -80,7 +80,7 @@ package enum PatternInput {
     }
 }
 
-/// A pattern file decoded: AHAP, or `.haptic` by extension (its pattern is the one Thrum plays for it).
+/// A pattern file decoded: AHAP, or `.haptic`, HJIF or `.hmpg` by extension (its pattern is the one Thrum plays for it).
 package struct LoadedPattern {
     /// The pattern; nil when there is an error.
     package let pattern: PatternData?
@@ -90,16 +90,19 @@ package struct LoadedPattern {
     package let sourcePaths: AHAPDecodeResult.SourcePaths
     /// The `.haptic` file itself, when it is one without errors.
     package let hapticFile: HapticFile?
+    /// The MPEG haptics document, when the file is HJIF or `.hmpg` without errors.
+    package var hjifDocument: HJIFDocument? = nil
 }
 
 extension PatternInput {
     /// Decodes the bytes of the pattern called `name` (standard input is AHAP); `.haptic` files are
     /// checked in `mode`.
     package static func decode(_ data: Data, name: String, mode: HapticValidationMode = .legacyCompatibility) -> LoadedPattern {
-        if PatternFormat.ofInput(name) == .haptic {
+        if PatternFormat.ofInput(name) != .ahap {
             let result = PatternFiles.read(data: data, file: name, mode: mode)
             return LoadedPattern(
-                pattern: result.pattern, diagnostics: result.diagnostics, sourcePaths: .init(), hapticFile: result.hapticFile)
+                pattern: result.pattern, diagnostics: result.diagnostics, sourcePaths: .init(), hapticFile: result.hapticFile,
+                hjifDocument: result.hjifDocument)
         }
         let result = AHAPDecoder.decode(data: data, file: name)
         let fileName = name == standardInputName ? nil : AHAPDecoder.fileNameWarning(name)

@@ -131,8 +131,8 @@ extension PatternToPlay {
             }
             try OutputFiles.write(HapticFileEncoder.encode(file), to: path)
             return converted.diagnostics.map(\.formatted)
-        case .android, nil:
-            throw .usage("'\(path)': a pattern is written as .ahap or .haptic (use thrum_convert for Android JSON)")
+        case .android, .hjif, .hmpg, nil:
+            throw .usage("'\(path)': a pattern is written as .ahap or .haptic (use thrum_convert for Android JSON, HJIF or .hmpg)")
         }
     }
 }

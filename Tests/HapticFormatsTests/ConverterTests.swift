@@ -79,11 +79,11 @@ struct ConverterTests {
         split.split = true
         let cases: [([String], String, FormatConverter.Options, String)] = [
             ([gear], "/tmp/x.wav", .init(), "cannot tell the output format"),
-            ([gear, pulses], "/tmp/x.ahap", .init(), "not both"),
+            ([gear, pulses], "/tmp/x.ahap", .init(), "not a mix"),
             ([gear, gear], "/tmp/x.ahap", .init(), "one .haptic file at a time"),
-            ([gear], "/tmp/x.json", split, "--split applies to .haptic → AHAP only"),
+            ([gear], "/tmp/x.json", split, "--split applies to .haptic, .hjif or .hmpg → AHAP only"),
             ([pulses], "/tmp/x.haptic", { var o = FormatConverter.Options(); o.metaCompatible = true; return o }(),
-                "--meta-compatible applies to .haptic → AHAP only"),
+                "--meta-compatible applies to .haptic, .hjif or .hmpg → AHAP only"),
             ([pulses, pulses], "/tmp/x.ahap", .init(), "AHAP → AHAP takes one input"),
         ]
         for (inputs, output, options, message) in cases {

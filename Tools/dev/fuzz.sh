@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Builds and runs Thrum's libFuzzer harnesses (the separate package in Tools/dev/fuzz).
 #
-#   Tools/dev/fuzz.sh [SECONDS] [--target ahap|haptic|audio] [--jobs N] [-- LIBFUZZER_FLAGS…]
+#   Tools/dev/fuzz.sh [SECONDS] [--target ahap|haptic|hjif|audio] [--jobs N] [-- LIBFUZZER_FLAGS…]
 #
 #   SECONDS       total fuzzing time (libFuzzer -max_total_time), default 60
 #   --target      ahap  (default): AHAP bytes → JSONReader → AHAPDecoder + PatternValidator → CompiledPattern
 #                        → Renderer (a few periods from the start and from the last event; samples finite)
 #                 haptic: .haptic bytes → HapticFileDecoder (both modes) → playback form rendered,
 #                         AHAP and Android exports and the way back
+#                 hjif: .hjif/.hmpg bytes → HJIFDecoder and HMPGDecoder → HJIFChecks → playback form
+#                       rendered, HJIF/.hmpg writers and the .haptic form
 #                 audio: bytes → temp file → AudioFileInfo.probe + AudioFileLoader.load (small limits)
 #   --jobs N      run N fuzzer processes side by side on one shared corpus (default 1); the counts are summed
 #   after --       extra libFuzzer flags, e.g. -- -runs=100000 -seed=1
@@ -15,7 +17,8 @@
 # Seeds (copied into a temporary corpus folder, never committed): Resources/Patterns and the shared corpus
 # ($THRUM_CORPUS, default ../shared/corpus next to the package: ahap/ and ricochet/HapticPatterns/) for
 # ahap; the .haptic test fixtures and Meta's test files ($THRUM_ORACLES, default ../shared/oracles:
-# meta-haptics-sdk/test_files) for haptic; Resources/Audio, the corpus's .wav files and a few sox-made
+# meta-haptics-sdk/test_files) for haptic; the bundled patterns converted to .hjif and .hmpg by the debug
+# thrum (built if missing) for hjif; Resources/Audio, the corpus's .wav files and a few sox-made
 # WAV/AIFF/FLAC/Ogg/CAF/AU files for audio.
 #
 # Each input gets at most 5 s (-timeout=5; a slower one is a finding), 2048 MB RSS (-rss_limit_mb=2048).
@@ -41,7 +44,7 @@ jobs=1
 extra=()
 while [[ $# -gt 0 ]]; do
     case "$1" in
-        --target) target="${2:?--target needs ahap, haptic or audio}"; shift 2 ;;
+        --target) target="${2:?--target needs ahap, haptic, hjif or audio}"; shift 2 ;;
         --target=*) target="${1#--target=}"; shift ;;
         --jobs) jobs="${2:?--jobs needs a number}"; shift 2 ;;
         --jobs=*) jobs="${1#--jobs=}"; shift ;;
@@ -51,7 +54,7 @@ while [[ $# -gt 0 ]]; do
         *) seconds="$1"; shift ;;
     esac
 done
-case "$target" in ahap | haptic | audio) ;; *) echo "fuzz.sh: --target must be ahap, haptic or audio" >&2; exit 64 ;; esac
+case "$target" in ahap | haptic | hjif | audio) ;; *) echo "fuzz.sh: --target must be ahap, haptic, hjif or audio" >&2; exit 64 ;; esac
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: --jobs must be a positive number" >&2; exit 64; }
 
 # Build.
@@ -88,6 +91,13 @@ elif [[ "$target" == haptic ]]; then
     oracles="${THRUM_ORACLES:-$(dirname "$root")/shared/oracles}"
     copy_seeds "$root"/Tests/HapticFormatsTests/Fixtures/*.haptic "$oracles"/meta-haptics-sdk/test_files/*.haptic
     flags+=(-dict="$fuzzdir/haptic.dict" -max_len=8192)
+elif [[ "$target" == hjif ]]; then
+    swift build --package-path "$root" --product thrum >&2
+    thrum="$(swift build --package-path "$root" --show-bin-path)/thrum"
+    for pattern in "$root"/Resources/Patterns/*.ahap "$root"/Tests/HapticFormatsTests/Fixtures/*.haptic; do
+        for ext in hjif hmpg; do "$thrum" convert "$pattern" -o "$corpus/$(basename "$pattern").$ext" >/dev/null 2>&1 || true; done
+    done
+    flags+=(-dict="$fuzzdir/hjif.dict" -max_len=16384)
 else
     shopt -s globstar nullglob
     copy_seeds "$root"/Resources/Audio/* "$corpus_root"/**/*.wav

@@ -176,7 +176,7 @@ extension VoiceKind {
     var eventType: CHHapticEvent.EventType {
         switch self {
         case .transient: .hapticTransient
-        case .hapticContinuous: .hapticContinuous
+        case .hapticContinuous, .hapticSignal: .hapticContinuous
         case .audioContinuous: .audioContinuous
         case .audioCustom: .audioCustom
         }

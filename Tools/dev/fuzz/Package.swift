@@ -44,6 +44,12 @@ let package = Package(
             name: "thrum-fuzz-haptic",
             dependencies: ["FuzzSupport", "FuzzRender", .product(name: "Thrum", package: thrumIdentity)],
             packageAccess: false, swiftSettings: strict),
+        // .hjif and .hmpg bytes → HJIFDecoder and HMPGDecoder → checks, playback form rendered, the writers
+        // and the way back, checking their invariants.
+        .executableTarget(
+            name: "thrum-fuzz-hjif",
+            dependencies: ["FuzzSupport", "FuzzRender", .product(name: "Thrum", package: thrumIdentity)],
+            packageAccess: false, swiftSettings: strict),
         // Audio bytes → temporary file → AudioFileInfo.probe and AudioFileLoader.load with small limits.
         .executableTarget(
             name: "thrum-fuzz-audio",
