@@ -53,6 +53,7 @@ package struct StudioDocument: Sendable {
 
     /// The document of the pattern file `file` (AHAP, or `.haptic` converted to AHAP) with `bytes`.
     package static func opening(_ bytes: Data, file: String, root: StudioRoot) -> StudioDocument {
+        if let mpeg = openingMPEG(bytes, file: file, root: root) { return mpeg }
         guard PatternFormat.ofInput(file) == .haptic else {
             return StudioDocument(text: bytes, file: file, format: .ahap, root: root)
         }

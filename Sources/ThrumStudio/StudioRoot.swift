@@ -73,7 +73,7 @@ package struct StudioRoot: Sendable {
         package var truncated = false
     }
 
-    static let patternExtensions: Set<String> = ["ahap", "haptic", "json"]
+    static let patternExtensions: Set<String> = ["ahap", "haptic", "json", "hjif", "hmpg"]
     package static let soundExtensions: Set<String> = ["wav", "aif", "aiff", "aifc", "flac", "ogg", "oga", "caf", "au", "w64"]
 
     /// The pattern, project and sound files at most `depth` folders deep, at most `limit` of them, hidden names
