@@ -4,10 +4,11 @@ import ALSAOutput
 import Glibc
 import RenderCore
 
-/// A straight line through a stream's clock readings: frame ↔ CLOCK_MONOTONIC time. Its slope is the
-/// least-squares fit over every reading (the stream's real rate); it passes through the earliest reading,
-/// not the mean, because every error a reading can have (the thread preempted between the position and
-/// its timestamp, a hardware pointer that moves in steps) makes it late, never early.
+/// A straight line through a stream's clock readings: frame ↔ CLOCK_MONOTONIC time, fitted to the readings'
+/// lower envelope. Every error a reading can have (the thread preempted between the position and its
+/// timestamp, a hardware pointer that moves in steps) makes it late, never early; so the slope is the
+/// least-squares fit over the earliest quarter of the readings (refitted until that quarter settles, so that
+/// a burst of late readings at one end cannot tilt it), and the line passes through the earliest reading.
 struct StreamClockLine: Equatable {
     /// Seconds at frame 0.
     let origin: Double
@@ -22,10 +23,33 @@ struct StreamClockLine: Equatable {
     /// The line through `readings` (frames counted from the run's first frame), or nil for fewer than
     /// 8 readings or a rate more than 0.5 % off `nominalRate`.
     init?(_ readings: [StreamClockReading], frameBase: UInt64, nominalRate: Double) {
-        let points = readings.filter { $0.frame >= frameBase }.map { (Double($0.frame - frameBase), $0.seconds) }
-        guard points.count >= 8 else { return nil }
+        let all = readings.filter { $0.frame >= frameBase }.map { (Double($0.frame - frameBase), $0.seconds) }
+        guard all.count >= 8 else { return nil }
+        let epoch = all[0].1
+        let points = all.map { ($0.0, $0.1 - epoch) }
+        guard var fit = Self.leastSquares(points) else { return nil }
+        var kept = points
+        for _ in 0..<8 {
+            let residuals = points.map { $0.1 - fit.intercept - fit.slope * $0.0 }
+            let cut = residuals.sorted()[max(points.count / 4, 8) - 1]
+            let earliest = zip(points, residuals).filter { $0.1 <= cut }.map(\.0)
+            guard let refit = Self.leastSquares(earliest) else { break }
+            let settled = earliest.count == kept.count && refit.slope == fit.slope
+            kept = earliest
+            fit = refit
+            if settled { break }
+        }
+        guard abs(fit.slope * nominalRate - 1) <= 0.005 else { return nil }
+        let lowest = points.map { $0.1 - fit.slope * $0.0 }.min() ?? fit.intercept
+        origin = epoch + lowest
+        secondsPerFrame = fit.slope
+    }
+
+    /// The least-squares line time = intercept + slope × frame, or nil when the frames do not spread.
+    private static func leastSquares(_ points: [(Double, Double)]) -> (slope: Double, intercept: Double)? {
+        guard points.count >= 2 else { return nil }
         let meanFrame = points.reduce(0) { $0 + $1.0 } / Double(points.count)
-        let meanTime = points.reduce(0) { $0 + ($1.1 - points[0].1) } / Double(points.count) + points[0].1
+        let meanTime = points.reduce(0) { $0 + $1.1 } / Double(points.count)
         var sxx = 0.0
         var sxy = 0.0
         for (frame, time) in points {
@@ -34,10 +58,7 @@ struct StreamClockLine: Equatable {
         }
         guard sxx > 0 else { return nil }
         let slope = sxy / sxx
-        guard abs(slope * nominalRate - 1) <= 0.005 else { return nil }
-        let earliest = points.map { $0.1 - meanTime - slope * ($0.0 - meanFrame) }.min() ?? 0
-        origin = meanTime + earliest - slope * meanFrame
-        secondsPerFrame = slope
+        return (slope, meanTime - slope * meanFrame)
     }
 }
 
