@@ -48,6 +48,7 @@ export class AudioPanel {
     });
     new ResizeObserver(() => this.draw()).observe($("analysis-canvas"));
     this.playhead = null;
+    this.choice = 0;
     requestAnimationFrame(() => this.followPlayhead());
   }
 
@@ -109,10 +110,13 @@ export class AudioPanel {
     if (analyse) this.schedule();
   }
 
+  /** Loads and analyses a sound; a load overtaken by a newer choice is dropped (the last choice wins). */
   async chooseSound(path) {
     if (!path) return;
+    const choice = ++this.choice;
     try {
       const wav = decodeWav(await this.api.file(path));
+      if (choice !== this.choice) return;
       const samples = new Float32Array(wav.frames);
       for (const channel of wav.channels) for (let i = 0; i < wav.frames; i++) samples[i] += channel[i] / wav.channels.length;
       let peak = 0;
@@ -221,30 +225,31 @@ export class AudioPanel {
     const mid = height / 2;
     c.fillStyle = "rgba(143,184,255,0.45)";
     for (let i = 0; i < columns; i++) c.fillRect(i, mid - peaks[i * 2 + 1] * mid * 0.9, 1, Math.max(1, (peaks[i * 2 + 1] - peaks[i * 2]) * mid * 0.9));
-    if (!this.result) return;
-    const items = itemsOf(this.result.pattern);
-    const effective = effectiveColumns(items, 0, seconds / columns, columns);
-    c.strokeStyle = "#ffd166";
-    c.lineWidth = 2;
-    c.beginPath();
-    for (let i = 0; i < columns; i++) c.lineTo(i, height - 6 - effective.intensity[i] * (height - 12));
-    c.stroke();
-    c.strokeStyle = "#5fe0f0";
-    c.setLineDash([4, 3]);
-    c.lineWidth = 1.5;
-    c.beginPath();
-    for (let i = 0; i < columns; i++) if (effective.active[i]) c.lineTo(i, height - 6 - effective.sharpness[i] * (height - 12));
-    c.stroke();
-    c.setLineDash([]);
-    c.fillStyle = "#6cb6ff";
-    for (const item of items.filter((i) => i.type === "HapticTransient")) {
-      const x = (item.time / seconds) * width;
-      c.fillRect(x - 1, height - 6 - item.intensity * (height - 12), 2, item.intensity * (height - 12));
+    if (this.result) {
+      const items = itemsOf(this.result.pattern);
+      const effective = effectiveColumns(items, 0, seconds / columns, columns);
+      c.strokeStyle = "#ffd166";
+      c.lineWidth = 2;
+      c.beginPath();
+      for (let i = 0; i < columns; i++) c.lineTo(i, height - 6 - effective.intensity[i] * (height - 12));
+      c.stroke();
+      c.strokeStyle = "#5fe0f0";
+      c.setLineDash([4, 3]);
+      c.lineWidth = 1.5;
+      c.beginPath();
+      for (let i = 0; i < columns; i++) if (effective.active[i]) c.lineTo(i, height - 6 - effective.sharpness[i] * (height - 12));
+      c.stroke();
+      c.setLineDash([]);
+      c.fillStyle = "#6cb6ff";
+      for (const item of items.filter((i) => i.type === "HapticTransient")) {
+        const x = (item.time / seconds) * width;
+        c.fillRect(x - 1, height - 6 - item.intensity * (height - 12), 2, item.intensity * (height - 12));
+      }
+      c.font = "11px sans-serif";
+      c.fillStyle = "#ffd166"; c.fillText("intensity", 10, 16);
+      c.fillStyle = "#5fe0f0"; c.fillText("sharpness", 70, 16);
+      c.fillStyle = "#6cb6ff"; c.fillText("transients", 136, 16);
     }
-    c.font = "11px sans-serif";
-    c.fillStyle = "#ffd166"; c.fillText("intensity", 10, 16);
-    c.fillStyle = "#5fe0f0"; c.fillText("sharpness", 70, 16);
-    c.fillStyle = "#6cb6ff"; c.fillText("transients", 136, 16);
     this.seconds = seconds;
     this.base = c.getImageData(0, 0, canvas.width, canvas.height);
     this.playhead = null;
