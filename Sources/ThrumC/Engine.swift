@@ -173,9 +173,13 @@ public func thrum_player_set_completion(
     let context = Context(pointer: context)
     object(player, as: LivePlayer.self).onCompletion { failure in
         guard let failure else { return function(context.pointer, 0, nil) }
-        failure.message.withCString { function(context.pointer, 65, $0) }
+        failure.message.withCString { function(context.pointer, failure.status.rawValue, $0) }
     }
 }
 
 @_cdecl("thrum_player_free")
-public func thrum_player_free(_ player: OpaquePointer?) { release(player, as: LivePlayer.self) }
+public func thrum_player_free(_ player: OpaquePointer?) {
+    guard let player else { return }
+    object(player, as: LivePlayer.self).closeCompletions()
+    release(player, as: LivePlayer.self)
+}

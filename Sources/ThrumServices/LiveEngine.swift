@@ -25,8 +25,8 @@ package final class LiveEngine: @unchecked Sendable {
     /// (see ``close()``).
     /// - Throws: ``ServiceError``: 64 a bad setting, 65 a bad profile, 69 the device refuses or is missing,
     ///   73 the onset log cannot be created.
+    /// Leaves alsa-lib's error handler (`snd_lib_error_set_handler`) as the host process set it.
     package init(_ output: OutputSettings, onsetLog: String?) throws(ServiceError) {
-        OutputSettings.quietALSA()
         var options = try output.engineOptions(patternPaths: [])
         let log = try onsetLog.map { (path) throws(ServiceError) in try OnsetLog(path: path) }
         self.onsetLog = log
@@ -123,6 +123,9 @@ package final class LivePlayer: @unchecked Sendable {
     /// The engine the player plays on (its clock).
     let engine: CHHapticEngine
     let name: String
+    /// The completion handler, called while this lock is held so that ``closeCompletions()`` can wait for
+    /// a call in flight.
+    private let completion = Mutex<(@Sendable (ServiceError?) -> Void)?>(nil)
 
     init(_ player: any CHHapticAdvancedPatternPlayer, engine: CHHapticEngine, name: String) {
         self.player = player
@@ -180,6 +183,9 @@ package final class LivePlayer: @unchecked Sendable {
     }
 
     package var isLooping: Bool { player.loopEnabled }
+    /// The loop's end in pattern seconds (0: the pattern's end) and its passes (0: forever), as last set.
+    package var loopEnd: Double { player.loopEnd }
+    package var loopPasses: Int { (player as? ThrumPlayerState)?.loopPassLimit ?? 0 }
     package var rate: Double { Double(player.playbackRate) }
     package var isMuted: Bool {
         get { player.isMuted }
@@ -204,11 +210,20 @@ package final class LivePlayer: @unchecked Sendable {
 
     /// Calls `handler` once when playback ends (nil) or fails (why), on an internal thread, never the
     /// render thread; replaces the previous handler.
+    /// The handler must not call ``onCompletion(_:)`` or ``closeCompletions()`` of this player.
     package func onCompletion(_ handler: (@Sendable (ServiceError?) -> Void)?) {
         let name = name
-        player.completionHandler = handler.map { handler in
-            { error in handler(error.map { ServiceError.engine($0, pattern: name) }) }
+        completion.withLock { $0 = handler }
+        player.completionHandler = { [completion] error in
+            completion.withLock { handler in handler?(error.map { ServiceError.engine($0, pattern: name) }) }
         }
+    }
+
+    /// Removes the completion handler and waits for a call of it in flight: once this returns, the handler
+    /// is never called again. Blocks the calling thread for as long as that call runs.
+    package func closeCompletions() {
+        player.completionHandler = nil
+        completion.withLock { $0 = nil }
     }
 
     /// Pattern seconds into the first playing instance; nil when nothing plays.

@@ -50,6 +50,15 @@ for text in mg_start 'usage: thrum COMMAND' '.SH SYNOPSIS' 'complete -c thrum' '
     if grep -q -a -F -e "$text" "$prefix/lib/libthrum.so"; then fail "libthrum.so holds '$text' (civetweb, help, man, completions or plotting)"; fi
 done
 
+step "libthrum exports the functions of thrum.h and nothing else (Tools/ci/libthrum-symbols.txt)"
+grep -v '^#' "$root/Tools/ci/libthrum-symbols.txt" >"$work/symbols-expected.txt"
+nm -D --defined-only "$prefix/lib/libthrum.so" | awk '{print $3}' | sed 's/@.*//' | LC_ALL=C sort -u >"$work/symbols-exported.txt"
+diff "$work/symbols-expected.txt" "$work/symbols-exported.txt" ||
+    fail "libthrum.so's exports differ from Tools/ci/libthrum-symbols.txt (< listed only, > exported only)"
+grep -oE '\bthrum_[a-z0-9_]+\(' "$root/include/thrum.h" | tr -d '(' | LC_ALL=C sort -u >"$work/symbols-header.txt"
+diff "$work/symbols-expected.txt" "$work/symbols-header.txt" ||
+    fail "thrum.h's functions differ from Tools/ci/libthrum-symbols.txt (< listed only, > declared only)"
+
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 [[ "$(pkg-config --modversion thrum)" == "$version" ]] || fail "thrum.pc's version is not $version"
 read -r -a flags <<<"$(pkg-config --cflags --libs thrum)"

@@ -1,6 +1,7 @@
 """Live playback: an Engine on an ALSA device and its Players (re-exported by the thrum package)."""
 from __future__ import annotations
 
+import ctypes
 import os
 import threading
 from typing import Any, Callable, Optional, Sequence, Tuple, Union
@@ -113,11 +114,6 @@ class Player:
         """Internal: use :meth:`Engine.player`."""
         self._handle = handle
         self._engine = engine
-        self._loop = False
-        self._loop_end = 0.0
-        self._loop_passes = 0
-        self._rate = 1.0
-        self._muted = False
         self._finished = threading.Event()
         self._on_completion: Optional[Callable[[Optional[ThrumError]], None]] = None
         self._callback = _native.COMPLETION(self._completed)  # kept: the C side holds its address
@@ -154,53 +150,65 @@ class Player:
     @property
     def loop(self) -> bool:
         """Whether the pattern loops (at :attr:`loop_end`, :attr:`loop_passes` passes)."""
-        return self._loop
+        return self._loop_state()[0]
 
     @loop.setter
     def loop(self, enabled: bool) -> None:
-        self._set_loop(bool(enabled), self._loop_end, self._loop_passes)
+        _, end, passes = self._loop_state()
+        self._set_loop(bool(enabled), end, passes)
 
     @property
     def loop_end(self) -> float:
         """The loop point in pattern seconds; 0 (default): the pattern's end."""
-        return self._loop_end
+        return self._loop_state()[1]
 
     @loop_end.setter
     def loop_end(self, seconds: float) -> None:
-        self._set_loop(self._loop, float(seconds), self._loop_passes)
+        enabled, _, passes = self._loop_state()
+        self._set_loop(enabled, float(seconds), passes)
 
     @property
     def loop_passes(self) -> int:
         """Passes played in all when looping, then the release tail; 0 (default): forever. From the next start."""
-        return self._loop_passes
+        return self._loop_state()[2]
 
     @loop_passes.setter
     def loop_passes(self, passes: int) -> None:
-        self._set_loop(self._loop, self._loop_end, int(passes))
+        enabled, end, _ = self._loop_state()
+        self._set_loop(enabled, end, int(passes))
 
     def _set_loop(self, enabled: bool, end: float, passes: int) -> None:
         _native.call_status(_lib.thrum_player_set_loop, self._handle, int(enabled), end, passes)
-        self._loop, self._loop_end, self._loop_passes = enabled, end, passes
+
+    def _loop_state(self) -> Tuple[bool, float, int]:
+        """The loop as libthrum holds it (thrum_player_loop): enabled, end, passes."""
+        end, passes = ctypes.c_double(), ctypes.c_int32()
+        enabled = _lib.thrum_player_loop(self._live(), ctypes.byref(end), ctypes.byref(passes))
+        return enabled == 1, end.value, passes.value
+
+    def _live(self) -> Any:
+        """The player's handle; ThrumError (64) once it is closed."""
+        if not self._handle:
+            raise ThrumError("the player is closed", 64)
+        return self._handle
 
     @property
     def rate(self) -> float:
         """Playback speed, 0.01 … 100 (2: twice as fast; pitch unchanged)."""
-        return self._rate
+        return float(_lib.thrum_player_rate(self._live()))
 
     @rate.setter
     def rate(self, rate: float) -> None:
         _native.call_status(_lib.thrum_player_set_rate, self._handle, float(rate))
-        self._rate = float(rate)
 
     @property
     def muted(self) -> bool:
         """Whether the player's audio and haptics are silenced (it keeps its place)."""
-        return self._muted
+        return _lib.thrum_player_muted(self._live()) == 1
 
     @muted.setter
     def muted(self, muted: bool) -> None:
         _lib.thrum_player_set_muted(self._handle, int(bool(muted)))
-        self._muted = bool(muted)
 
     @property
     def position(self) -> Optional[float]:

@@ -196,6 +196,9 @@ _signatures: dict[str, tuple[Any, list[Any]]] = {
     "thrum_player_set_rate": (ctypes.c_int, [_handle, ctypes.c_double, _error]),
     "thrum_player_set_muted": (None, [_handle, ctypes.c_int]),
     "thrum_player_position": (ctypes.c_double, [_handle]),
+    "thrum_player_loop": (ctypes.c_int, [_handle, ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_int32)]),
+    "thrum_player_rate": (ctypes.c_double, [_handle]),
+    "thrum_player_muted": (ctypes.c_int, [_handle]),
     "thrum_player_send_parameter": (ctypes.c_int, [_handle, ctypes.c_char_p, ctypes.c_float, ctypes.c_double, _error]),
     "thrum_player_schedule_curve": (
         ctypes.c_int,
