@@ -100,7 +100,8 @@ package final class LiveEngine: @unchecked Sendable {
     /// Stops every player, closes the device after it has played what it was given, then writes the
     /// onset log (every onset the device played; `{"lost_onsets":N}` last when some could not be
     /// logged). Only the first call does anything.
-    /// - Throws: 74 when the onset log cannot be written (nothing is left then).
+    /// - Throws: 74 when the onset log cannot be written (nothing is left then); 69 when the device failed
+    ///   while playing (the log, if any, is written first).
     package func close() throws(ServiceError) {
         let all = engines.withLock { engines in
             guard !engines.closed else { return [CHHapticEngine]() }
@@ -113,6 +114,12 @@ package final class LiveEngine: @unchecked Sendable {
         let lost = all.map(\.lostOnsetCount).max() ?? 0
         for engine in all { engine.stopDrainingOutput() }
         try onsetLog?.commit(lost: lost)
+        if let failure = all.lazy.compactMap(LiveEngine.deviceFailure(of:)).first { throw failure }
+    }
+
+    /// 69 with `thrum play`'s message when the device of `engine` failed while it played; else nil.
+    static func deviceFailure(of engine: CHHapticEngine) -> ServiceError? {
+        engine.lastDeviceError.map { ServiceError(.unavailable, "the ALSA device failed while playing: \($0)") }
     }
 }
 
@@ -125,7 +132,7 @@ package final class LivePlayer: @unchecked Sendable {
     let name: String
     /// The completion handler, called while this lock is held so that ``closeCompletions()`` can wait for
     /// a call in flight.
-    private let completion = Mutex<(@Sendable (ServiceError?) -> Void)?>(nil)
+    private let completion = CompletionSlot()
 
     init(_ player: any CHHapticAdvancedPatternPlayer, engine: CHHapticEngine, name: String) {
         self.player = player
@@ -213,9 +220,12 @@ package final class LivePlayer: @unchecked Sendable {
     /// The handler must not call ``onCompletion(_:)`` or ``closeCompletions()`` of this player.
     package func onCompletion(_ handler: (@Sendable (ServiceError?) -> Void)?) {
         let name = name
-        completion.withLock { $0 = handler }
+        let engine = engine
+        completion.handler.withLock { $0 = handler }
         player.completionHandler = { [completion] error in
-            completion.withLock { handler in handler?(error.map { ServiceError.engine($0, pattern: name) }) }
+            // Playback that ended because the device failed (a lost server, an unplugged card) is a failure.
+            let failure = error.map { ServiceError.engine($0, pattern: name) } ?? LiveEngine.deviceFailure(of: engine)
+            completion.handler.withLock { handler in handler?(failure) }
         }
     }
 
@@ -223,7 +233,7 @@ package final class LivePlayer: @unchecked Sendable {
     /// is never called again. Blocks the calling thread for as long as that call runs.
     package func closeCompletions() {
         player.completionHandler = nil
-        completion.withLock { $0 = nil }
+        completion.handler.withLock { $0 = nil }
     }
 
     /// Pattern seconds into the first playing instance; nil when nothing plays.
@@ -237,4 +247,9 @@ package final class LivePlayer: @unchecked Sendable {
         }
         return id
     }
+}
+
+/// A player's completion handler, shared with the closure the engine calls.
+private final class CompletionSlot: Sendable {
+    let handler = Mutex<(@Sendable (ServiceError?) -> Void)?>(nil)
 }

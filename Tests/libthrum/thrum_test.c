@@ -10,6 +10,7 @@
 
 #include <dlfcn.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -420,6 +421,56 @@ static void test_free_race(const char *device) {
     thrum_pattern_free(pattern);
 }
 
+/* Device loss: two looping players on a private PulseAudio server, which is killed (SIGKILL, pid
+ * `server`) mid-play. Every completion carries 69 and a message; thrum_engine_finish returns 69. */
+typedef struct {
+    volatile int calls, status;
+    char message[256];
+} outcome;
+static void record_outcome(void *context, int status, const char *message) {
+    outcome *result = context;
+    result->status = status;
+    snprintf(result->message, sizeof result->message, "%s", message ? message : "");
+    result->calls += 1;
+}
+
+static void test_device_loss(const char *device, pid_t server) {
+    char *error = NULL;
+    thrum_device_options options;
+    thrum_device_options_init(&options);
+    options.device = device;
+    thrum_engine *engine = thrum_engine_open(&options, &error);
+    CHECK(engine && !error, "engine_open %s: %s", device, error ? error : "");
+    if (!engine) return;
+    thrum_pattern *pattern = thrum_pattern_load("heartbeat", &error);
+    outcome results[2];
+    memset(results, 0, sizeof results);
+    thrum_player *players[2];
+    for (int i = 0; i < 2; i++) {
+        players[i] = thrum_player_new(engine, pattern, NULL, &error);
+        CHECK(players[i] && !error, "player_new: %s", error ? error : "");
+        if (!players[i]) return;
+        thrum_player_set_completion(players[i], record_outcome, &results[i]);
+        CHECK(thrum_player_set_loop(players[i], 1, 0, 0, &error) == 0, "loop forever");
+        CHECK(thrum_player_start(players[i], 0, &error) == 0, "start: %s", error ? error : "");
+    }
+    sleep_ms(400);
+    CHECK(kill(server, SIGKILL) == 0, "kill the server %d", (int)server);
+    for (int i = 0; i < 500 && (results[0].calls == 0 || results[1].calls == 0); i++) sleep_ms(10);
+    for (int i = 0; i < 2; i++) {
+        CHECK(results[i].calls == 1 && results[i].status == THRUM_STATUS_UNAVAILABLE && results[i].message[0],
+              "player %d after device loss: %d calls, status %d, '%s'", i, results[i].calls, results[i].status,
+              results[i].message);
+    }
+    CHECK(thrum_engine_finish(engine, &error) == THRUM_STATUS_UNAVAILABLE && error, "finish after device loss: %s",
+          error ? error : "(no error)");
+    printf("thrum_test: device loss: %s\n", error ? error : "");
+    thrum_free(error);
+    thrum_engine_close(engine);
+    for (int i = 0; i < 2; i++) thrum_player_free(players[i]);
+    thrum_pattern_free(pattern);
+}
+
 /* The timing test's pattern: transients at these pattern times, which the onset log must report. */
 #define TIMED_EVENTS 4
 static const double event_times[TIMED_EVENTS] = {0, 0.125, 0.3, 0.5};
@@ -521,6 +572,12 @@ int main(int argc, char **argv) {
     test_files(argv[4], argv[2]);
     test_import(argv[4], argv[2]);
     const char *device = getenv("THRUM_TEST_DEVICE");
+    const char *server = getenv("THRUM_TEST_KILL_SERVER"); /* the pid of a private sound server to kill */
+    if (device && *device && server && *server) {
+        test_device_loss(device, (pid_t)atol(server));
+        printf("thrum_test (device loss): %s (%d failures)\n", failures ? "FAILED" : "passed", failures);
+        return failures ? 1 : 0;
+    }
     if (device && *device) {
         test_live(device);
         test_free_race(device);

@@ -18,6 +18,9 @@ work="$(mktemp -d -t thrum-libthrum.XXXXXX)"
 started_pulse=0
 cleanup() {
     if ((started_pulse)); then "$root/Tools/dev/pulse-null-sink.sh" stop >/dev/null 2>&1 || true; fi
+    if [[ -d "$work/pulse-loss" ]]; then
+        THRUM_PULSE_RUNTIME="$work/pulse-loss" "$root/Tools/dev/pulse-null-sink.sh" stop >/dev/null 2>&1 || true
+    fi
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -94,6 +97,18 @@ run_c=("${bare[@]}" LD_LIBRARY_PATH="$prefix/lib" "${pulse_env[@]}" THRUM_TEST_D
 "${run_c[@]}" ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 LSAN_OPTIONS=report_objects=0 \
     "$work/thrum_test_asan" "$version" "$oracle/once.wav" "$oracle/options.wav" "$work/c-asan-work"
 
+step "device loss: a second private PulseAudio server killed mid-play (C, then Python)"
+loss_runtime="$work/pulse-loss"
+loss_server() { THRUM_PULSE_RUNTIME="$loss_runtime" "$root/Tools/dev/pulse-null-sink.sh" "$@"; }
+loss_run() {  # starts the loss server and runs "$@" with its environment and THRUM_TEST_KILL_SERVER=its pid
+    loss_server start >/dev/null
+    "${bare[@]}" LD_LIBRARY_PATH="$prefix/lib" PULSE_SERVER="unix:$loss_runtime/native" PULSE_RUNTIME_PATH="$loss_runtime" \
+        PULSE_CLIENTCONFIG="$loss_runtime/client.conf" THRUM_TEST_DEVICE=pulse \
+        THRUM_TEST_KILL_SERVER="$(cat "$loss_runtime/pulseaudio.pid")" "$@"
+    loss_server stop >/dev/null 2>&1 || true
+}
+loss_run "$work/thrum_test" "$version" "$oracle/once.wav" "$oracle/options.wav" "$work/c-work"
+
 step "C examples (examples/c/Makefile)"
 cp -R "$root/examples/c" "$work/c-examples"
 make -s -C "$work/c-examples"
@@ -106,4 +121,6 @@ rm -rf "$root/python/build" "$root/python/"*.egg-info
 step "pytest (no Swift toolchain in reach)"
 (cd "$work" && "${bare[@]}" "${pulse_env[@]}" THRUM_CLI="$prefix/bin/thrum" THRUM_C_EXAMPLES="$work/c-examples" \
     LD_LIBRARY_PATH="$prefix/lib" "$work/venv/bin/python" -m pytest -p no:cacheprovider -q -rs "$root/python/tests")
+step "device loss from Python (a private server killed mid-play)"
+(cd "$work" && loss_run "$work/venv/bin/python" -m pytest -p no:cacheprovider -q "$root/python/tests/test_device_loss.py")
 step "all passed"

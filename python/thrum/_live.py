@@ -79,8 +79,8 @@ class Engine:
 
     def close(self) -> None:
         """Stops every player, lets the device play what it was given, closes it and writes the onset log.
-        Idempotent. Raises ThrumError (status 74) when the onset log cannot be written (the engine is closed
-        all the same)."""
+        Idempotent. Raises ThrumError (the engine is closed all the same): 74 when the onset log cannot be
+        written, 69 when the device or its sound server was lost while playing."""
         handle, self._handle = self._handle, None
         if handle:
             try:
@@ -115,6 +115,7 @@ class Player:
         self._handle = handle
         self._engine = engine
         self._finished = threading.Event()
+        self._failure: Optional[ThrumError] = None  # why the last playback failed (device loss: 69)
         self._on_completion: Optional[Callable[[Optional[ThrumError]], None]] = None
         self._callback = _native.COMPLETION(self._completed)  # kept: the C side holds its address
         _lib.thrum_player_set_completion(self._handle, self._callback, None)
@@ -126,6 +127,7 @@ class Player:
         device's clock has settled (at most 5 s) and raises ThrumError (64) for a time that has passed or
         is nearer than the device's buffer reaches (the message names the earliest time)."""
         self._finished.clear()
+        self._failure = None
         if monotonic is None:
             _native.call_status(_lib.thrum_player_start, self._handle, at)
         else:
@@ -240,14 +242,20 @@ class Player:
         self._on_completion = callback
 
     def wait(self, timeout: Optional[float] = None) -> bool:
-        """Waits until playback ends (or ``timeout`` seconds); returns whether it ended."""
-        return self._finished.wait(timeout)
+        """Waits until playback ends (or ``timeout`` seconds); returns whether it ended. Raises the
+        ThrumError playback ended with when it failed (69: the device or its sound server was lost)."""
+        ended = self._finished.wait(timeout)
+        if ended and self._failure is not None:
+            raise self._failure
+        return ended
 
     def _completed(self, context: Any, status: int, message: Optional[bytes]) -> None:
         callback = self._on_completion
+        failure = None if status == 0 else ThrumError(_native.decode(message), status)
+        self._failure = failure
         try:
             if callback is not None:
-                callback(None if status == 0 else ThrumError(_native.decode(message), status))
+                callback(failure)
         finally:
             self._finished.set()
 

@@ -5,6 +5,7 @@ thrum package."""
 from __future__ import annotations
 
 import ctypes
+import ctypes.util
 import os
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Sequence
@@ -138,13 +139,29 @@ class ThrumError(Exception):
 
 
 def _library_path() -> str:
+    """Where libthrum is, found as python-soundfile finds libsndfile: ``$THRUM_LIBRARY`` when set (an explicit
+    choice), else the copy bundled in the package (``thrum/lib/libthrum.so``, from ``pip install ./python``),
+    else the system's (``ctypes.util.find_library("thrum")``: the ``.deb``'s or ``Tools/install.sh``'s, through
+    the loader's cache or ``LD_LIBRARY_PATH``). Raises OSError naming the three places when none has it."""
     override = os.environ.get("THRUM_LIBRARY")
     if override:
         return override
-    return str(Path(__file__).resolve().parent / "lib" / "libthrum.so")
+    bundled = Path(__file__).resolve().parent / "lib" / "libthrum.so"
+    if bundled.exists():
+        return str(bundled)
+    system = ctypes.util.find_library("thrum")
+    if system:
+        return system
+    raise OSError(f"libthrum not found: not bundled ({bundled}), $THRUM_LIBRARY not set, and none installed "
+                  "(ctypes.util.find_library('thrum')); install Thrum (Tools/install.sh or the .deb) or reinstall "
+                  "this package without THRUM_USE_SYSTEM_LIBRARY")
 
 
-lib = ctypes.CDLL(_library_path())
+library_path = _library_path()
+"""The libthrum this package uses (see ``_library_path``)."""
+
+
+lib = ctypes.CDLL(library_path)
 
 _signatures: dict[str, tuple[Any, list[Any]]] = {
     "thrum_version": (ctypes.c_char_p, []),
