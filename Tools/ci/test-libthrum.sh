@@ -55,9 +55,15 @@ done
 
 step "libthrum exports the functions of thrum.h and nothing else (Tools/ci/libthrum-symbols.txt)"
 grep -v '^#' "$root/Tools/ci/libthrum-symbols.txt" >"$work/symbols-expected.txt"
-nm -D --defined-only "$prefix/lib/libthrum.so" | awk '{print $3}' | sed 's/@.*//' | LC_ALL=C sort -u >"$work/symbols-exported.txt"
+# Exported: global (upper-case type); the linker leaves some Swift metadata in .dynsym bound LOCAL (lower case),
+# which no program can link to. The version script names every export, so the map must list them too.
+nm -D --defined-only "$prefix/lib/libthrum.so" | awk '$2 ~ /^[A-Z]$/ {print $3}' | sed 's/@.*//' | LC_ALL=C sort -u \
+    >"$work/symbols-exported.txt"
 diff "$work/symbols-expected.txt" "$work/symbols-exported.txt" ||
     fail "libthrum.so's exports differ from Tools/ci/libthrum-symbols.txt (< listed only, > exported only)"
+sed -n 's/^ *\(thrum_[a-z0-9_]*\);$/\1/p' "$root/Tools/release/libthrum.map" | LC_ALL=C sort -u >"$work/symbols-map.txt"
+diff "$work/symbols-expected.txt" "$work/symbols-map.txt" ||
+    fail "Tools/release/libthrum.map's names differ from Tools/ci/libthrum-symbols.txt (< listed only, > in the map only)"
 grep -oE '\bthrum_[a-z0-9_]+\(' "$root/include/thrum.h" | tr -d '(' | LC_ALL=C sort -u >"$work/symbols-header.txt"
 diff "$work/symbols-expected.txt" "$work/symbols-header.txt" ||
     fail "thrum.h's functions differ from Tools/ci/libthrum-symbols.txt (< listed only, > declared only)"
@@ -123,4 +129,16 @@ step "pytest (no Swift toolchain in reach)"
     LD_LIBRARY_PATH="$prefix/lib" "$work/venv/bin/python" -m pytest -p no:cacheprovider -q -rs "$root/python/tests")
 step "device loss from Python (a private server killed mid-play)"
 (cd "$work" && loss_run "$work/venv/bin/python" -m pytest -p no:cacheprovider -q "$root/python/tests/test_device_loss.py")
+step "pip install ./python with THRUM_USE_SYSTEM_LIBRARY=1: no Swift built, nothing bundled, the installed libthrum used"
+/usr/bin/python3 -m venv --system-site-packages "$work/venv-system"
+# No Swift on PATH (env -i): Tools/install.sh, if it ran, would fail.
+"${bare[@]}" THRUM_USE_SYSTEM_LIBRARY=1 "$work/venv-system/bin/pip" install --quiet --no-build-isolation --no-index "$root/python"
+rm -rf "$root/python/build" "$root/python/"*.egg-info
+system_package="$("$work/venv-system/bin/python" -c 'import importlib.util as u; print(u.find_spec("thrum").submodule_search_locations[0])')"
+[[ ! -e "$system_package/lib" ]] || fail "THRUM_USE_SYSTEM_LIBRARY=1 bundled a libthrum: $(ls "$system_package/lib")"
+(cd "$work" && "${bare[@]}" LD_LIBRARY_PATH="$prefix/lib" "$work/venv-system/bin/python" -c '
+import thrum, thrum._native as n
+assert n.library_path.startswith("libthrum.so") or n.library_path.startswith("'"$prefix"'/lib/"), n.library_path
+assert thrum.render(thrum.Pattern.load("heartbeat"), sample_rate=48000).shape[0] > 0
+print("system libthrum:", n.library_path)')
 step "all passed"
