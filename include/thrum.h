@@ -348,8 +348,12 @@ thrum_player *thrum_player_new(thrum_engine *engine, const thrum_pattern *patter
 
 /* Transport, at engine time `at` (0: now), frame-exact. start plays a new instance from the start (or
  * from a seek made before); stop ends every instance with a 5 ms fade; pause and resume keep the place.
- * Returns 0, or a status and *error (e.g. a command queue that is full). Thread-safe. */
+ * Returns 0, or a status and *error (e.g. a command queue that is full). thrum_player_start refuses an `at`
+ * the engine clock (thrum_engine_time) has already passed: 64 and a message naming how many ms late it is;
+ * thrum_player_start_late starts such a player at once instead (late; otherwise as thrum_player_start).
+ * Thread-safe. */
 int thrum_player_start(thrum_player *player, double at, char **error);
+int thrum_player_start_late(thrum_player *player, double at, char **error);
 int thrum_player_stop(thrum_player *player, double at, char **error);
 int thrum_player_pause(thrum_player *player, double at, char **error);
 int thrum_player_resume(thrum_player *player, double at, char **error);

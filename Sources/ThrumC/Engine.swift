@@ -81,6 +81,11 @@ public func thrum_player_start(_ player: OpaquePointer?, _ at: Double, _ error: 
     withPlayer(player, error) { try $0.start(at: at) }
 }
 
+@_cdecl("thrum_player_start_late")
+public func thrum_player_start_late(_ player: OpaquePointer?, _ at: Double, _ error: ErrorOut) -> Int32 {
+    withPlayer(player, error) { try $0.start(at: at, late: true) }
+}
+
 @_cdecl("thrum_player_start_at_monotonic")
 public func thrum_player_start_at_monotonic(_ player: OpaquePointer?, _ monotonicTime: Double, _ error: ErrorOut) -> Int32 {
     withPlayer(player, error) { try $0.start(atMonotonicTime: monotonicTime) }

@@ -148,8 +148,24 @@ package final class LivePlayer: @unchecked Sendable {
         }
     }
 
-    /// Starts a new instance at engine time `time` (0: now).
-    package func start(at time: Double) throws(ServiceError) { try perform { try player.start(atTime: time) } }
+    /// Starts a new instance at engine time `time` (0: now). A time the engine clock has passed is refused
+    /// unless `late` (then the instance starts at once, late, as Core Haptics does).
+    /// - Throws: 64 naming how late `time` is when it has passed and `late` is false.
+    package func start(at time: Double, late: Bool = false) throws(ServiceError) {
+        if time != 0, !late {
+            let now = engine.currentTime
+            if time < now { throw Self.lateStart(time, now: now) }
+        }
+        try perform { try player.start(atTime: time) }
+    }
+
+    /// 64: the start time `time` lies `now - time` seconds behind the engine clock.
+    static func lateStart(_ time: Double, now: Double) -> ServiceError {
+        let milliseconds = ((now - time) * 10_000).rounded(.up) / 10
+        return .usage(
+            "the start time \(time) s has passed: it is \(milliseconds) ms late (the engine time is \(now) s); give "
+                + "a later time, or allow a late start (C: thrum_player_start_late; Python: late=\"play\")")
+    }
 
     /// Starts a new instance on the frame that leaves the DAC at CLOCK_MONOTONIC time `monotonicTime`
     /// (seconds), as `thrum play --start-at` does. Blocks until the device's DAC clock has settled (at

@@ -120,16 +120,21 @@ class Player:
         self._callback = _native.COMPLETION(self._completed)  # kept: the C side holds its address
         _lib.thrum_player_set_completion(self._handle, self._callback, None)
 
-    def start(self, at: float = 0, *, monotonic: Optional[float] = None) -> None:
+    def start(self, at: float = 0, *, monotonic: Optional[float] = None, late: str = "refuse") -> None:
         """Plays a new instance of the pattern from its start (or from a seek made while stopped), at engine
         time ``at``, or with ``monotonic`` on the frame that leaves the DAC at that CLOCK_MONOTONIC time
         (seconds, see :func:`monotonic_now`), as ``thrum play --start-at`` does: that call waits until the
         device's clock has settled (at most 5 s) and raises ThrumError (64) for a time that has passed or
-        is nearer than the device's buffer reaches (the message names the earliest time)."""
+        is nearer than the device's buffer reaches (the message names the earliest time). An ``at`` the
+        engine clock (:attr:`Engine.time`) has passed raises ThrumError (64, naming how many ms late) unless
+        ``late="play"``, which starts it at once, late."""
+        if late not in ("refuse", "play"):
+            raise ThrumError(f"late takes 'refuse' or 'play', not {late!r}", 64)
         self._finished.clear()
         self._failure = None
         if monotonic is None:
-            _native.call_status(_lib.thrum_player_start, self._handle, at)
+            start = _lib.thrum_player_start if late == "refuse" else _lib.thrum_player_start_late
+            _native.call_status(start, self._handle, at)
         else:
             _native.call_status(_lib.thrum_player_start_at_monotonic, self._handle, float(monotonic))
 

@@ -204,6 +204,7 @@ _signatures: dict[str, tuple[Any, list[Any]]] = {
     "thrum_engine_close": (None, [_handle]),
     "thrum_player_new": (_handle, [_handle, _handle, ctypes.c_char_p, _error]),
     "thrum_player_start": (ctypes.c_int, [_handle, ctypes.c_double, _error]),
+    "thrum_player_start_late": (ctypes.c_int, [_handle, ctypes.c_double, _error]),
     "thrum_player_start_at_monotonic": (ctypes.c_int, [_handle, ctypes.c_double, _error]),
     "thrum_player_stop": (ctypes.c_int, [_handle, ctypes.c_double, _error]),
     "thrum_player_pause": (ctypes.c_int, [_handle, ctypes.c_double, _error]),

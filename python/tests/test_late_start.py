@@ -1,0 +1,32 @@
+"""A start time the engine clock has passed is refused (64, naming how late) unless late="play" (issue 40.3),
+on the PulseAudio null sink."""
+import time
+
+import pytest
+
+import thrum
+from conftest import pulse
+
+
+@pulse
+def test_a_past_start_time_is_refused_with_its_lateness_unless_late_play():
+    with thrum.Engine(device="pulse", channels="L+H,R+H", sample_rate=48000) as engine:
+        player = engine.player(thrum.Pattern.load("heartbeat"))
+        deadline = time.monotonic() + 5
+        while engine.time < 0.5 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert engine.time >= 0.5, "the engine clock does not run"
+        with pytest.raises(thrum.ThrumError) as raised:
+            player.start(at=0.2)
+        assert raised.value.status == 64
+        late_ms = float(str(raised.value).split(": it is ")[1].split(" ms late")[0])
+        # At least the 0.3 s the clock was past when called; the call itself takes far less than a second.
+        assert 300 <= late_ms < 1300, str(raised.value)
+        assert player.position is None, "a refused start played"
+        player.start(at=0.2, late="play")
+        assert player.wait(timeout=5)
+        with pytest.raises(thrum.ThrumError) as raised:
+            player.start(at=0.2, late="sometimes")
+        assert raised.value.status == 64
+        player.start(at=engine.time + 0.2)  # a time ahead is taken as before
+        player.stop()
