@@ -388,7 +388,7 @@ double thrum_player_position(const thrum_player *player);
 int thrum_player_send_parameter(thrum_player *player, const char *parameter, float value, double at, char **error);
 
 /* Plays a parameter curve from engine time `at`: linear ramps through `count` points (`times` in seconds
- * from the curve's start, ascending; `values`). Returns 0, or a status and *error. */
+ * from the curve's start, ascending; `values`). Returns 0, or a status and *error (64 for times that do not ascend). */
 int thrum_player_schedule_curve(thrum_player *player, const char *parameter, const double *times,
                                 const float *values, size_t count, double at, char **error);
 

@@ -226,6 +226,9 @@ package final class LivePlayer: @unchecked Sendable {
     /// Plays a curve of `parameter` through `points` (seconds from its start, value) from engine time `time`.
     package func scheduleCurve(_ parameter: String, points: [(time: Double, value: Float)], at time: Double) throws(ServiceError) {
         let id = try parameterID(parameter)
+        for (earlier, later) in zip(points, points.dropFirst()) where !(later.time >= earlier.time) {
+            throw .usage("the curve's times must ascend: \(later.time) s follows \(earlier.time) s")
+        }
         let curve = CHHapticParameterCurve(
             parameterID: id, controlPoints: points.map { .init(relativeTime: $0.time, value: $0.value) }, relativeTime: 0)
         try perform { try player.scheduleParameterCurve(curve, atTime: time) }

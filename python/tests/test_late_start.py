@@ -30,3 +30,16 @@ def test_a_past_start_time_is_refused_with_its_lateness_unless_late_play():
         assert raised.value.status == 64
         player.start(at=engine.time + 0.2)  # a time ahead is taken as before
         player.stop()
+
+
+@pulse
+def test_waiting_on_a_player_never_started_raises_and_curves_must_ascend():
+    with thrum.Engine(device="pulse", channels="L+H,R+H", sample_rate=48000) as engine:
+        player = engine.player(thrum.Pattern.load("heartbeat"))
+        with pytest.raises(thrum.ThrumError) as raised:
+            player.wait()
+        assert raised.value.status == 64 and "never started" in str(raised.value)
+        with pytest.raises(thrum.ThrumError) as raised:
+            player.curve("HapticIntensityControl", [(0.0, 1.0), (0.5, 0.2), (0.25, 0.8)])
+        assert raised.value.status == 64 and "ascend" in str(raised.value)
+        player.curve("HapticIntensityControl", [(0.0, 1.0), (0.25, 0.8), (0.5, 0.2)])

@@ -115,6 +115,7 @@ class Player:
         self._handle = handle
         self._engine = engine
         self._finished = threading.Event()
+        self._started = False  # wait() on a player never started would block for ever: it raises instead
         self._failure: Optional[ThrumError] = None  # why the last playback failed (device loss: 69)
         self._on_completion: Optional[Callable[[Optional[ThrumError]], None]] = None
         self._callback = _native.COMPLETION(self._completed)  # kept: the C side holds its address
@@ -131,6 +132,7 @@ class Player:
         if late not in ("refuse", "play"):
             raise ThrumError(f"late takes 'refuse' or 'play', not {late!r}", 64)
         self._finished.clear()
+        self._started = True
         self._failure = None
         if monotonic is None:
             start = _lib.thrum_player_start if late == "refuse" else _lib.thrum_player_start_late
@@ -248,7 +250,10 @@ class Player:
 
     def wait(self, timeout: Optional[float] = None) -> bool:
         """Waits until playback ends (or ``timeout`` seconds); returns whether it ended. Raises the
-        ThrumError playback ended with when it failed (69: the device or its sound server was lost)."""
+        ThrumError playback ended with when it failed (69: the device or its sound server was lost), and
+        ThrumError 64 for a player never started (nothing would ever end)."""
+        if not self._started:
+            raise ThrumError("the player was never started: call player.start() before wait()", 64)
         ended = self._finished.wait(timeout)
         if ended and self._failure is not None:
             raise self._failure
