@@ -192,6 +192,7 @@ package final class LivePlayer: @unchecked Sendable {
         guard end >= 0, end.isFinite, passes >= 0 else {
             throw .usage("a loop needs an end ≥ 0 s and passes ≥ 0, not \(end) s and \(passes)")
         }
+        try ensureRunning()
         player.loopEnabled = enabled
         player.loopEnd = end
         (player as? ThrumPlayerState)?.loopPassLimit = passes
@@ -202,7 +203,14 @@ package final class LivePlayer: @unchecked Sendable {
         guard rate.isFinite, Transport.rates.contains(rate) else {
             throw .usage("the rate takes a number from 0.01 to 100, not '\(rate)'")
         }
+        try ensureRunning()
         player.playbackRate = Float(rate)
+    }
+
+    /// Player calls fail once the engine has finished (64), or with the device's failure (69) after it was lost.
+    private func ensureRunning() throws(ServiceError) {
+        guard !engine.isRunning else { return }
+        throw LiveEngine.deviceFailure(of: engine) ?? .usage("the engine is closed: open a new engine for more playback")
     }
 
     package var isLooping: Bool { player.loopEnabled }

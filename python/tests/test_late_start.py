@@ -43,3 +43,16 @@ def test_waiting_on_a_player_never_started_raises_and_curves_must_ascend():
             player.curve("HapticIntensityControl", [(0.0, 1.0), (0.5, 0.2), (0.25, 0.8)])
         assert raised.value.status == 64 and "ascend" in str(raised.value)
         player.curve("HapticIntensityControl", [(0.0, 1.0), (0.25, 0.8), (0.5, 0.2)])
+
+
+@pulse
+def test_player_settings_fail_once_the_engine_has_closed():
+    engine = thrum.Engine(device="pulse", channels="L+H,R+H", sample_rate=48000)
+    player = engine.player(thrum.Pattern.load("heartbeat"))
+    player.rate = 2
+    engine.close()
+    for change in (lambda: setattr(player, "rate", 1.5), lambda: setattr(player, "loop", True)):
+        with pytest.raises(thrum.ThrumError) as raised:
+            change()
+        assert raised.value.status == 64 and "closed" in str(raised.value)
+    assert player.rate == 2
