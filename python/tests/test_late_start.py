@@ -56,3 +56,22 @@ def test_player_settings_fail_once_the_engine_has_closed():
             change()
         assert raised.value.status == 64 and "closed" in str(raised.value)
     assert player.rate == 2
+
+
+@pulse
+def test_the_lead_a_too_soon_message_names_is_taken():
+    with thrum.Engine(device="pulse", channels="L+H,R+H", sample_rate=48000) as engine:
+        player = engine.player(thrum.Pattern.load("heartbeat"))
+        time.sleep(0.5)  # the DAC clock settles (8 periods), so the call below does not wait
+        with pytest.raises(thrum.ThrumError) as raised:
+            player.start(monotonic=thrum.monotonic_now() + 0.002)
+        assert raised.value.status == 64
+        lead_ms = float(str(raised.value).split("give a time at least ")[1].split(" ms ahead")[0])
+        assert 1 <= lead_ms < 500, str(raised.value)
+        # The lead is the real one, not a rule of thumb (it said 71 ms where 50 worked): 8 ms less is too soon.
+        with pytest.raises(thrum.ThrumError) as raised:
+            player.start(monotonic=thrum.monotonic_now() + (lead_ms - 8) / 1000)
+        assert raised.value.status == 64, str(raised.value)
+        # The lead named (plus a few ms for this call's own time) works.
+        player.start(monotonic=thrum.monotonic_now() + lead_ms / 1000 + 0.005)
+        player.stop()
