@@ -306,6 +306,8 @@ void thrum_device_options_init(thrum_device_options *options);
  * NULL: the defaults). Returns a new engine (close with thrum_engine_close), or NULL and *error (69 the
  * device is missing or refuses the setup, 73 the onset log cannot be created). Thread-safe. */
 thrum_engine *thrum_engine_open(const thrum_device_options *options, char **error);
+/* libthrum never calls snd_lib_error_set_handler: alsa-lib's error handler stays what the host process set
+ * (alsa-lib's default prints its own "ALSA lib ..." lines on stderr; the failure also comes back in *error). */
 
 /* Seconds on the engine clock (frames the device has been given / rate): the time base of `at`.
  * Its sample rate in Hz and channels per frame. -1 for NULL. Thread-safe. */
@@ -346,8 +348,12 @@ thrum_player *thrum_player_new(thrum_engine *engine, const thrum_pattern *patter
 
 /* Transport, at engine time `at` (0: now), frame-exact. start plays a new instance from the start (or
  * from a seek made before); stop ends every instance with a 5 ms fade; pause and resume keep the place.
- * Returns 0, or a status and *error (e.g. a command queue that is full). Thread-safe. */
+ * Returns 0, or a status and *error (e.g. a command queue that is full). thrum_player_start refuses an `at`
+ * the engine clock (thrum_engine_time) has already passed: 64 and a message naming how many ms late it is;
+ * thrum_player_start_late starts such a player at once instead (late; otherwise as thrum_player_start).
+ * Thread-safe. */
 int thrum_player_start(thrum_player *player, double at, char **error);
+int thrum_player_start_late(thrum_player *player, double at, char **error);
 int thrum_player_stop(thrum_player *player, double at, char **error);
 int thrum_player_pause(thrum_player *player, double at, char **error);
 int thrum_player_resume(thrum_player *player, double at, char **error);
@@ -382,12 +388,13 @@ double thrum_player_position(const thrum_player *player);
 int thrum_player_send_parameter(thrum_player *player, const char *parameter, float value, double at, char **error);
 
 /* Plays a parameter curve from engine time `at`: linear ramps through `count` points (`times` in seconds
- * from the curve's start, ascending; `values`). Returns 0, or a status and *error. */
+ * from the curve's start, ascending; `values`). Returns 0, or a status and *error (64 for times that do not ascend). */
 int thrum_player_schedule_curve(thrum_player *player, const char *parameter, const double *times,
                                 const float *values, size_t count, double at, char **error);
 
 /* Called once each time playback of the player ends: status 0 and message NULL when it ended, or a status
- * and a one-line message (valid only during the call) when it failed. Called on an internal Thrum thread,
+ * and a one-line message (valid only during the call) when it failed: the cause's status (69 the device or
+ * its server was lost, 65 bad audio data, 70 a bug), as `thrum play` exits with. Called on an internal Thrum thread,
  * never the real-time render thread, or on the thread that calls thrum_engine_close; keep it short and do
  * not free the player from it. */
 typedef void (*thrum_completion_fn)(void *context, int status, const char *message);
@@ -395,8 +402,22 @@ typedef void (*thrum_completion_fn)(void *context, int status, const char *messa
 /* Sets (or with NULL removes) the completion callback; `context` is passed back unchanged. */
 void thrum_player_set_completion(thrum_player *player, thrum_completion_fn callback, void *context);
 
-/* Frees the player; from then on its completion callback is never called. Stop it first to silence it. */
+/* Frees the player. When it returns the completion callback is never called again: a call already in
+ * flight on another thread is waited for (so thrum_player_free blocks while a callback runs; do not call
+ * it, or thrum_player_set_completion of the same player, from that callback). Stop it first to silence it. */
 void thrum_player_free(thrum_player *player);
+
+/* ---- Player state ------------------------------------------------------------------------------ */
+
+/* What thrum_player_set_loop last set: returns 1 looping, 0 not, -1 for NULL; `loop_end` (seconds, 0: the
+ * pattern's end) and `passes` (0: forever) receive the loop's settings when not NULL. Thread-safe. */
+int thrum_player_loop(const thrum_player *player, double *loop_end, int32_t *passes);
+
+/* The playback rate (1 until thrum_player_set_rate), -1 for NULL. Thread-safe. */
+double thrum_player_rate(const thrum_player *player);
+
+/* 1 muted, 0 not (thrum_player_set_muted), -1 for NULL. Thread-safe. */
+int thrum_player_muted(const thrum_player *player);
 
 #ifdef __cplusplus
 }

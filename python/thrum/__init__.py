@@ -54,6 +54,8 @@ class Pattern:
         self._handle = handle
         self.name = name
         """The name in messages: the path, or ``<json>`` / ``<haptic>`` for text."""
+        self.warnings: list = []
+        """What :func:`analyze` noted while making it (empty otherwise)."""
 
     @classmethod
     def load(cls, path_or_name: PathLike) -> "Pattern":
@@ -246,7 +248,8 @@ def analyze(sound: PathLike, output: PathLike, *, preset: Optional[str] = None, 
     JSON file, or a Haptics Studio project (``.hasp``) with ``clip``; the values (breakpoints_per_second,
     tolerance, attack, hold, release, sensitivity, gain, band as ``(low, high)`` in Hz, no_normalize) win over
     the file, the file over the preset; split: the transients in ``OUT_transients.ahap``. Raises
-    ThrumError."""
+    ThrumError. The pattern's ``warnings`` holds the notes on the settings and what the conversion to AHAP
+    changed, one line each (``note: ...``, ``warning: ...``), as ``thrum analyze`` prints them."""
     low, high = band if band is not None else (None, None)
     options = _native.AnalyzeOptions(
         preset=preset, settings=settings, clip=clip, breakpoints_per_second=breakpoints_per_second,
@@ -255,8 +258,10 @@ def analyze(sound: PathLike, output: PathLike, *, preset: Optional[str] = None, 
     warnings = _native._owned()
     _native.call_status(_lib.thrum_analyze, _native.encode(sound), _native.encode(output), _ctypes_ref(options),
                         _ctypes_ref(warnings))
-    _native.take_string(warnings)
-    return Pattern.load(output)
+    notes = _lines(_native.take_string(warnings))
+    pattern = Pattern.load(output)
+    pattern.warnings = notes
+    return pattern
 
 
 @dataclass(frozen=True)
