@@ -99,7 +99,7 @@ let package = Package(
         .executableTarget(name: "ThrumCLI", dependencies: ["ThrumCommandLine"], swiftSettings: strict),
         // The C ABI over the services (ThrumServices): marshalling only.
         .target(
-            name: "ThrumC", dependencies: ["CThrumABI", "ThrumServices", "Thrum", "AudioResources", "AHAPCodec"], swiftSettings: strict,
+            name: "ThrumC", dependencies: ["CThrumABI", "ThrumServices", "Thrum", "AudioResources", "AHAPCodec", "ActuatorMeasurement"], swiftSettings: strict,
             linkerSettings: [.unsafeFlags(["-Xlinker", "-soname=libthrum.so.0"])]),
 
         // Helpers shared by the test targets (corpus and oracle locations, temporary folders, signal measurements,
