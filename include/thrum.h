@@ -419,8 +419,8 @@ typedef struct thrum_onset {
 typedef void (*thrum_onset_fn)(void *context, const thrum_onset *onset);
 
 /* Calls `handler` with each onset the device plays from now on (NULL: stops), in order, as they are played:
- * on the engine's onset thread, never the real-time render thread, about a period after the frame was
- * rendered; `context` is passed back unchanged. The same onsets as the onset log's; a handler that takes long
+ * on the engine's onset thread, never the real-time render thread, once its frame has left the DAC by the
+ * device's clock, and never after thrum_engine_finish returns; `context` is passed back unchanged. The same onsets as the onset log's; a handler that takes long
  * delays the next ones, and onsets beyond the engine's queue are lost (the log's "lost_onsets"). Do not close
  * the engine from it. Thread-safe. */
 void thrum_engine_set_onset_handler(thrum_engine *engine, thrum_onset_fn handler, void *context);

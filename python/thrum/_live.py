@@ -29,8 +29,8 @@ class Engine:
     :meth:`close`. Thread-safe.
 
     on_onset: a callable given each :class:`Onset` as the device plays it (player id, label, event index, frame,
-    DAC time, ...), on an internal thread of the engine (never the render thread), in order, until the engine
-    closes; keep it short (a slow callable delays the next onsets; an exception in it is printed and ignored).
+    DAC time, ...), on an internal thread of the engine (never the render thread), in order, once its frame has
+    left the DAC, until the engine closes; keep it short (a slow callable delays the next onsets; an exception in it is printed and ignored).
     """
 
     def __init__(self, device: str = "default", channels: Optional[str] = None, sample_rate: Optional[int] = None,
