@@ -99,7 +99,7 @@ let package = Package(
         .executableTarget(name: "ThrumCLI", dependencies: ["ThrumCommandLine"], swiftSettings: strict),
         // The C ABI over the services (ThrumServices): marshalling only.
         .target(
-            name: "ThrumC", dependencies: ["CThrumABI", "ThrumServices", "Thrum", "AudioResources", "AHAPCodec"], swiftSettings: strict,
+            name: "ThrumC", dependencies: ["CThrumABI", "ThrumServices", "Thrum", "AudioResources", "AHAPCodec", "ActuatorMeasurement"], swiftSettings: strict,
             // Tools/release/libthrum.map: libthrum exports thrum_* only (Tools/ci/libthrum-symbols.txt lists them).
             linkerSettings: [.unsafeFlags([
                 "-Xlinker", "-soname=libthrum.so.0",

@@ -419,6 +419,117 @@ double thrum_player_rate(const thrum_player *player);
 /* 1 muted, 0 not (thrum_player_set_muted), -1 for NULL. Thread-safe. */
 int thrum_player_muted(const thrum_player *player);
 
+/* ---- Onsets as they happen (issue 40; docs/timing.md) --------------------------------------------- */
+
+/* One event onset the device played. The strings are valid only during the handler's call. */
+typedef struct thrum_onset {
+    size_t struct_size;   /* sizeof(thrum_onset) as this library fills it: read later fields only when it covers them */
+    int64_t player;       /* the player's number on its engine (thrum_player_id), from 1; 0 for a freed player */
+    const char *label;    /* the player's label (thrum_player_set_label), or NULL */
+    const char *pattern;  /* the name of the pattern it plays, or NULL */
+    int64_t event;        /* the event's index among its pattern's events, in file order from 0 */
+    const char *type;     /* the event's AHAP type: "HapticTransient", "AudioCustom", ... */
+    int64_t frame;        /* the stream frame it was rendered on (frames since the engine started) */
+    double engine_time;   /* that frame's engine time, seconds */
+    double dac_time;      /* estimated CLOCK_MONOTONIC time it left the DAC, seconds; NaN when unknown */
+    double pattern_time;  /* the event's time in its pattern, seconds */
+    int64_t instance;     /* each start plays a new instance, numbered from 1 on the device */
+    int64_t loop;         /* loop passes completed before this onset */
+} thrum_onset;
+
+typedef void (*thrum_onset_fn)(void *context, const thrum_onset *onset);
+
+/* Calls `handler` with each onset the device plays from now on (NULL: stops), in order, as they are played:
+ * on the engine's onset thread, never the real-time render thread, once its frame has left the DAC by the
+ * device's clock, and never after thrum_engine_finish returns; `context` is passed back unchanged. The same onsets as the onset log's; a handler that takes long
+ * delays the next ones, and onsets beyond the engine's queue are lost (the log's "lost_onsets"). Do not close
+ * the engine from it. Thread-safe. */
+void thrum_engine_set_onset_handler(thrum_engine *engine, thrum_onset_fn handler, void *context);
+
+/* The player's number on its engine: 1, 2, ... in the order the engine made its players (the onset log's
+ * "player"); -1 for NULL. Thread-safe. */
+int64_t thrum_player_id(const thrum_player *player);
+
+/* Labels the player's onsets from now on ("trial-12": thrum_onset.label and the onset log's "label"; NULL:
+ * none). The label is copied. Thread-safe. */
+void thrum_player_set_label(thrum_player *player, const char *label);
+
+/* ---- Measure an actuator (issue 37; docs/measure.md) --------------------------------------------- */
+
+typedef struct thrum_measurement thrum_measurement;
+
+/* The options of thrum_measure (`thrum measure`'s). Fill with thrum_measure_options_init. */
+typedef struct thrum_measure_options {
+    size_t struct_size;    /* sizeof(thrum_measure_options) */
+    const char *output;    /* ALSA playback device driving the actuator (--device); NULL: "default" */
+    const char *input;     /* ALSA capture device the sensor is on (--input); required */
+    const char *channels;  /* output channel map (--channels), e.g. "0,H"; NULL: "H" */
+    int64_t input_channel; /* the input channel the sensor is on, 1 ... 64; -1: 1 */
+    double duration;       /* the sweep's length, seconds, 1 ... 30; NaN: 4 */
+    int64_t sample_rate;   /* Hz, 8000 ... 768000; -1: 48000 */
+    int64_t period;        /* frames per period of both streams, 16 ... 8192; -1: 256 */
+    int64_t periods;       /* periods per buffer, 2 ... 64; -1: 4 */
+    int64_t priority;      /* SCHED_FIFO priority of the streams' threads, 0 ... 99 (0: normal); -1: 70 */
+    const char *profile;   /* the actuator profile measured with ("lra", a JSON or .acf file); NULL: default */
+} thrum_measure_options;
+
+void thrum_measure_options_init(thrum_measure_options *options);
+
+/* Measures the actuator loop as `thrum measure --device OUTPUT --input INPUT` does: plays a sweep and a click
+ * train on the haptic channel while capturing the input, and stores the figures in *measurement (free with
+ * thrum_measurement_free). Blocks the calling thread for about the sweep's length plus 6 s. Returns 0; 65 and
+ * *error (the first warning) when the measurement is doubtful (a silent, clipped or noisy input, ...), and then
+ * *measurement still holds the figures (free it too); or another status and *error with *measurement NULL
+ * (64 a bad option, 65/66 a bad profile, 69 a device missing or refusing the setup, 74 a capture failure).
+ * Thread-safe (distinct devices). */
+int thrum_measure(const thrum_measure_options *options, thrum_measurement **measurement, char **error);
+
+/* The response, captured / played, at log-spaced frequencies from 20 Hz to 1 kHz: copies at most `capacity`
+ * points into each array that is not NULL (Hz; magnitude in dB; phase in degrees) and returns the number of
+ * points (0 for NULL). Call with NULL arrays to learn the count. */
+size_t thrum_measurement_response(const thrum_measurement *measurement, double *hz, double *magnitude_db,
+                                  double *phase_deg, size_t capacity);
+
+/* The loop's latency from DAC to ADC, seconds, over the click train: median, 99th percentile, jitter (the
+ * clicks' standard deviation), the device's part and the actuator's (its group delay). Each out pointer may be
+ * NULL; -1 for a NULL measurement. */
+void thrum_measurement_latency(const thrum_measurement *measurement, double *median, double *p99, double *jitter,
+                               double *device, double *actuator);
+
+/* Each click's latency in seconds: copies at most `capacity` into `latencies` (may be NULL); returns the count. */
+size_t thrum_measurement_clicks(const thrum_measurement *measurement, double *latencies, size_t capacity);
+
+/* The fitted resonance f0 in Hz and its Q; the -3 dB band in Hz (out pointers may be NULL); -1 for NULL. */
+double thrum_measurement_resonance(const thrum_measurement *measurement);
+double thrum_measurement_q(const thrum_measurement *measurement);
+void thrum_measurement_band(const thrum_measurement *measurement, double *low_hz, double *high_hz);
+
+/* Distortion at f0 (2nd to 5th harmonics, percent; -1 for NULL), the noise floor (dBFS) and the signal-to-noise
+ * ratio (dB; both NaN for NULL), the sample rate measured at (Hz; -1 for NULL). */
+double thrum_measurement_thd_percent(const thrum_measurement *measurement);
+double thrum_measurement_noise_floor_dbfs(const thrum_measurement *measurement);
+double thrum_measurement_snr_db(const thrum_measurement *measurement);
+double thrum_measurement_sample_rate(const thrum_measurement *measurement);
+
+/* The resonance model fitted ("bandpass" or "highpass"), NULL for NULL; lives as long as the measurement. */
+const char *thrum_measurement_model(const thrum_measurement *measurement);
+
+/* What makes the measurement doubtful: the number of warnings, and warning `index` (NULL out of range). */
+size_t thrum_measurement_warning_count(const thrum_measurement *measurement);
+const char *thrum_measurement_warning(const thrum_measurement *measurement, size_t index);
+
+/* The whole measurement as the one-line JSON object `thrum measure --json` prints (its keys are a contract:
+ * docs/measure.md); lives as long as the measurement. NULL for NULL. */
+const char *thrum_measurement_json(const thrum_measurement *measurement);
+
+/* Writes the actuator profile that equalises the measured actuator and records its latency to `path` (a JSON
+ * file, named after the file), as `thrum measure --write-profile PATH` does, through a temporary file and a
+ * rename. Returns 0, or a status and *error: 65 a doubtful measurement (nothing is written), 73 the folder is
+ * missing, 74 the file cannot be written. Thread-safe. */
+int thrum_measurement_write_profile(const thrum_measurement *measurement, const char *path, char **error);
+
+void thrum_measurement_free(thrum_measurement *measurement);
+
 #ifdef __cplusplus
 }
 #endif

@@ -18,6 +18,8 @@ package final class LiveEngine: @unchecked Sendable {
     private let engines = Mutex(Engines())
     /// Every onset played, written when the engine closes.
     private let onsetLog: OnsetLog?
+    /// Numbers the players, passes onsets to the log and to ``setOnsetHandler(_:)``'s handler.
+    private let onsets: LiveOnsets
 
     /// Opens the device as `thrum play` does (a rate it lacks falls back to its nearest rate unless
     /// `output.engine.sampleRate` asks for one) and starts the engine of every
@@ -30,7 +32,9 @@ package final class LiveEngine: @unchecked Sendable {
         var options = try output.engineOptions(patternPaths: [])
         let log = try onsetLog.map { (path) throws(ServiceError) in try OnsetLog(path: path) }
         self.onsetLog = log
-        if let log { options.onsetHandler = { log.record($0) } }
+        let onsets = LiveOnsets(log: log)
+        self.onsets = onsets
+        options.onsetHandler = { onsets.deliver($0) }
         // Bundled patterns find their audio as they do with `thrum play NAME`.
         if let audio = BundledResources.audio, !options.resourceRoots.contains(audio) { options.resourceRoots.append(audio) }
         deviceName = output.device
@@ -82,14 +86,17 @@ package final class LiveEngine: @unchecked Sendable {
         let engine = try engine(for: locality)
         do {
             let player = try engine.makeAdvancedPlayer(with: pattern.pattern)
-            if let onsetLog, let id = (player as? ThrumPlayerState)?.playerID {
-                onsetLog.name(playerID: id, pattern: pattern.name, fallback: false)
-            }
-            return LivePlayer(player, engine: engine, name: pattern.name)
+            let id = onsets.register(playerID: (player as? ThrumPlayerState)?.playerID, pattern: pattern.name)
+            return LivePlayer(player, engine: engine, name: pattern.name, id: id, onsets: onsets)
         } catch {
             throw .engine(error, pattern: pattern.name)
         }
     }
+
+    /// Calls `handler` with every onset played from now on (nil: none), on the engine's onset thread (never the
+    /// render thread), in order; a slow handler delays the onset log, and onsets beyond the engine's queue
+    /// are lost (counted as `lost_onsets`).
+    package func setOnsetHandler(_ handler: (@Sendable (LiveOnset) -> Void)?) { onsets.setHandler(handler) }
 
     /// The estimated CLOCK_MONOTONIC time (seconds) at which engine time `time` leaves the DAC; nil until
     /// the device has played its first period, and once closed.
@@ -133,12 +140,20 @@ package final class LivePlayer: @unchecked Sendable {
     /// The completion handler, called while this lock is held so that ``closeCompletions()`` can wait for
     /// a call in flight.
     private let completion = CompletionSlot()
+    /// The player's number on its engine, from 1 in the order the engine made its players.
+    package let id: Int
+    private let onsets: LiveOnsets
 
-    init(_ player: any CHHapticAdvancedPatternPlayer, engine: CHHapticEngine, name: String) {
+    init(_ player: any CHHapticAdvancedPatternPlayer, engine: CHHapticEngine, name: String, id: Int, onsets: LiveOnsets) {
         self.player = player
         self.engine = engine
         self.name = name
+        self.id = id
+        self.onsets = onsets
     }
+
+    /// Names the player's onsets from now on (the onset log's `label`, ``LiveOnset/label``); nil: none.
+    package func setLabel(_ label: String?) { onsets.label(id, label) }
 
     private func perform(_ action: () throws -> Void) throws(ServiceError) {
         do {

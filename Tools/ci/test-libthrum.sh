@@ -115,6 +115,28 @@ loss_run() {  # starts the loss server and runs "$@" with its environment and TH
 }
 loss_run "$work/thrum_test" "$version" "$oracle/once.wav" "$oracle/options.wav" "$work/c-work"
 
+step "thrum_measure and live onsets from C on the simulated card (sim_lra, sim_hda), and under AddressSanitizer"
+# The simulated card (an ALSA plugin built with cc): without it the measurement tests are skipped, saying why.
+simcard_env=()
+if plugin="$("$root/Tools/dev/simcard/build.sh" 2>"$work/simcard.log")"; then
+    simcard_env=(THRUM_SIMCARD_PLUGIN="$plugin" THRUM_SIMCARD_DIR="$work/simcard"
+        ALSA_CONFIG_PATH="/usr/share/alsa/alsa.conf:$root/Tools/dev/simcard/profiles.conf")
+    mkdir -p "$work/simcard"
+    for test in thrum_measure_test thrum_onset_test; do
+        for variant in "" "-g -fsanitize=address -fno-omit-frame-pointer"; do
+            folder="$work/$test${variant:+-asan}-work"
+            mkdir -p "$folder"
+            # shellcheck disable=SC2086 # the variant's flags are words
+            cc -std=c99 -Wall -Wextra -Werror $variant "$root/Tests/libthrum/$test.c" "${flags[@]}" -lm -lpthread \
+                -o "$work/$test"
+            "${run_c[@]}" "${simcard_env[@]}" ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 LSAN_OPTIONS=report_objects=0 \
+                "$work/$test" "$folder"
+        done
+    done
+else
+    echo "skipped: the simulated card cannot be built ($(tail -1 "$work/simcard.log"))"
+fi
+
 step "C examples (examples/c/Makefile)"
 cp -R "$root/examples/c" "$work/c-examples"
 make -s -C "$work/c-examples"
@@ -126,7 +148,7 @@ rm -rf "$root/python/build" "$root/python/"*.egg-info
 
 step "pytest (no Swift toolchain in reach)"
 (cd "$work" && "${bare[@]}" "${pulse_env[@]}" THRUM_CLI="$prefix/bin/thrum" THRUM_C_EXAMPLES="$work/c-examples" \
-    LD_LIBRARY_PATH="$prefix/lib" "$work/venv/bin/python" -m pytest -p no:cacheprovider -q -rs "$root/python/tests")
+    LD_LIBRARY_PATH="$prefix/lib" "${simcard_env[@]}" "$work/venv/bin/python" -m pytest -p no:cacheprovider -q -rs "$root/python/tests")
 step "device loss from Python (a private server killed mid-play)"
 (cd "$work" && loss_run "$work/venv/bin/python" -m pytest -p no:cacheprovider -q "$root/python/tests/test_device_loss.py")
 step "pip install ./python with THRUM_USE_SYSTEM_LIBRARY=1: no Swift built, nothing bundled, the installed libthrum used"

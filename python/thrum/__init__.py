@@ -34,6 +34,13 @@ from ._live import Engine, Player
 __all__ = ["__version__", "ThrumError", "Pattern", "Diagnostic", "render", "check", "convert", "analyze",
            "import_project", "Engine", "Player", "monotonic_now"]
 
+from ._measure import Latency, Measurement, measure  # noqa: E402 (after __all__ above: a separate list)
+
+__all__ += ["measure", "Measurement", "Latency"]
+from ._onsets import Onset  # noqa: E402
+
+__all__ += ["Onset"]
+
 ThrumError.__module__ = "thrum"  # shown as thrum.ThrumError in tracebacks
 
 __version__: str = _native.decode(_lib.thrum_version())

@@ -8,6 +8,7 @@ from typing import Any, Callable, Optional, Sequence, Tuple, Union
 
 from . import _native
 from ._native import ThrumError, lib as _lib
+from ._onsets import Onset, install as _install_onsets
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -27,19 +28,26 @@ class Engine:
     ``engine_time``, ``dac_time`` on CLOCK_MONOTONIC, ``pattern``, ``player``, ``instance``, ``event``,
     ``type``, ``loop``; docs/timing.md), written when the engine closes. Use it as a context manager, or call
     :meth:`close`. Thread-safe.
+
+    on_onset: a callable given each :class:`Onset` as the device plays it (player id, label, event index, frame,
+    DAC time, ...), on an internal thread of the engine (never the render thread), in order, once its frame has
+    left the DAC, until the engine closes; keep it short (a slow callable delays the next onsets; an exception in it is printed and ignored).
     """
 
     def __init__(self, device: str = "default", channels: Optional[str] = None, sample_rate: Optional[int] = None,
                  period: Optional[int] = None, periods: Optional[int] = None, onset_log: Optional[PathLike] = None, *,
                  layout: Optional[str] = None, profile: Union[None, str, Sequence[str]] = None,
                  voices: Optional[int] = None, resources: Union[None, PathLike, Sequence[PathLike]] = None,
-                 allow_any_path: bool = False, haptics_from_audio: bool = False, preset: Optional[str] = None):
+                 allow_any_path: bool = False, haptics_from_audio: bool = False, preset: Optional[str] = None,
+                 on_onset: Optional[Callable[[Onset], Any]] = None):
         engine = _native.engine_settings(sample_rate=sample_rate, channels=channels, layout=layout, profile=profile,
                                   voices=voices, resources=resources, allow_any_path=allow_any_path,
                                   haptics_from_audio=haptics_from_audio, preset=preset)
         options = _native.DeviceOptions(device=device, period=period, periods=periods, onset_log=onset_log,
                                         engine=engine)
         self._handle = _native.call(_lib.thrum_engine_open, _ctypes_ref(options), failed=lambda h: not h)
+        # Kept while the engine lives: the C side holds its address.
+        self._onset_callback = _install_onsets(self._handle, on_onset) if on_onset is not None else None
         self.device = device
         """The ALSA device name."""
 
@@ -70,11 +78,14 @@ class Engine:
         seconds = _lib.thrum_engine_output_time(self._open(), engine_time)
         return None if seconds < 0 else float(seconds)
 
-    def player(self, pattern: "Pattern", actuator: Optional[str] = None) -> "Player":
+    def player(self, pattern: "Pattern", actuator: Optional[str] = None, *, label: Optional[str] = None) -> "Player":
         """A player of ``pattern`` on this engine (on the actuators of ``actuator``: a name of the channel map
-        or a group such as ``"handles"``; None: every actuator). Loads its audio files. Raises ThrumError."""
+        or a group such as ``"handles"``; None: every actuator). Loads its audio files. ``label`` names its
+        onsets (``"trial-12"``: the onset log's ``label`` and :attr:`Onset.label`). Raises ThrumError."""
         name = None if actuator is None else _native.encode(actuator)
         handle = _native.call(_lib.thrum_player_new, self._open(), pattern._handle, name, failed=lambda h: not h)
+        if label is not None:
+            _lib.thrum_player_set_label(handle, _native.encode(label))
         return Player(handle, self)
 
     def close(self) -> None:
@@ -139,6 +150,12 @@ class Player:
             _native.call_status(start, self._handle, at)
         else:
             _native.call_status(_lib.thrum_player_start_at_monotonic, self._handle, float(monotonic))
+
+    @property
+    def id(self) -> int:
+        """The player's number on its engine: 1, 2, ... in the order the engine made its players (the onset
+        log's ``player`` and :attr:`Onset.player`)."""
+        return int(_lib.thrum_player_id(self._handle))
 
     def stop(self, at: float = 0) -> None:
         """Stops every instance, with a 5 ms fade."""
