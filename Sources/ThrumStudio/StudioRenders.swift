@@ -2,6 +2,7 @@ import Dispatch
 import FoundationEssentials
 import FoundationStandIns
 import Synchronization
+import ThrumModel
 import ThrumServices
 
 /// One render of one revision with one set of options, made once for every request that asks for it: the
@@ -15,9 +16,17 @@ final class RenderJob: @unchecked Sendable {
         var channels: String
         var sampleRate: String?
         var profile: String?
+
+        /// Whether `other` asks for the same options (of any revision).
+        func sameOptions(as other: Key) -> Bool {
+            export == other.export && channels == other.channels && sampleRate == other.sampleRate && profile == other.profile
+        }
     }
 
     let key: Key
+    /// The patterns rendered (set by the maker before it renders; read once `finished`), for the next
+    /// revision's splice (``RenderSpan``).
+    private(set) var patterns: [PatternData] = []
     private let lock = Mutex(())
     /// Entered at creation, left when the outcome is in: every waiter waits on it.
     private let finished = DispatchGroup()
@@ -36,6 +45,19 @@ final class RenderJob: @unchecked Sendable {
             return true
         }
         if first { finished.leave() }
+    }
+
+    /// Records what is about to be rendered. Before ``finish(_:)``, by the maker only.
+    func rendering(_ patterns: [PatternData]) {
+        lock.withLock { _ in self.patterns = patterns }
+    }
+
+    /// The patterns and their render when it is made and was not refused; nil while it is being made.
+    var made: (patterns: [PatternData], render: RenderedSamples)? {
+        lock.withLock { _ in
+            guard case .success(let render)? = outcome else { return nil }
+            return (patterns, render)
+        }
     }
 
     /// The render, once made (waits for it).
@@ -137,26 +159,70 @@ extension Studio {
     /// the options stay the same).
     /// - Throws: 409 when no document is open or it has errors; the render's refusals.
     private func sharedRender(keyedBy key: () -> RenderJob.Key) throws -> (render: RenderedSamples, revision: Int) {
-        let (job, document) = try lock.withLock { (_) throws -> (RenderJob, StudioDocument?) in
+        let (job, document, base) = try lock.withLock { (_) throws -> (RenderJob, StudioDocument?, RenderJob?) in
             let key = key()
-            if let job = renderJob, job.key == key { return (job, nil) }
+            if let job = renderJob, job.key == key { return (job, nil, nil) }
             let job = RenderJob(key: key)
             let document = try current()
+            let base = spliceBase
             renderJob = job
-            return (job, document)
+            return (job, document, base)
         }
         if let document {
             let key = job.key
             job.finish(Result {
-                try StudioWork.render(
-                    try StudioExports.patterns(of: document, export: key.export), name: Self.renderName(of: document),
-                    folder: folder(of: document), root: root.path, channels: key.channels, sampleRate: key.sampleRate,
-                    profile: key.profile)
+                let patterns = try StudioExports.patterns(of: document, export: key.export)
+                job.rendering(patterns)
+                let render = { (transport: Transport) in
+                    try StudioWork.render(
+                        patterns, name: Self.renderName(of: document), folder: self.folder(of: document), root: self.root.path,
+                        channels: key.channels, sampleRate: key.sampleRate, profile: key.profile, transport: transport)
+                }
+                if let base, base.key.sameOptions(as: key), let made = base.made,
+                    let spliced = try Self.spliced(made.render, of: made.patterns, into: patterns, rendering: render)
+                {
+                    return spliced
+                }
+                return try render(Transport())
             })
+            lock.withLock { _ in spliceBase = job }
         }
         return (try job.render(), job.key.revision)
     }
 
+    /// `previous` (the render of `old`) with the window an edit to `new` touches rendered again by
+    /// `render` (a transport: seek and duration), when ``RenderSpan`` finds one and the window's edges agree
+    /// with `previous`; nil: render `new` whole.
+    static func spliced(
+        _ previous: RenderedSamples, of old: [PatternData], into new: [PatternData],
+        rendering render: (Transport) throws -> RenderedSamples
+    ) throws -> RenderedSamples? {
+        guard old.count == 1, new.count == 1, let span = RenderSpan.window(from: old[0], to: new[0]) else { return nil }
+        let rate = Double(previous.sampleRate)
+        let first = Int((span.start * rate).rounded(.down))
+        let last = Int((span.end * rate).rounded(.up))
+        let changeFrame = Int((span.changeStart * rate).rounded(.down))
+        let checked = RenderSpan.checkFrames
+        guard last + checked <= previous.frames, last > first else { return nil }
+        let window = try render(
+            try Transport(seek: Double(first) / rate, duration: Double(last + checked - first) / rate))
+        let channels = previous.channelCount
+        guard window.channelCount == channels, window.frames == last + checked - first else { return nil }
+        // The edges: frames before the change (up to `checked` of them) and the frames past the window's end.
+        let edges = [0..<min(checked, max(0, changeFrame - first)), (last - first)..<(last - first + checked)]
+        for edge in edges {
+            for frame in edge {
+                for channel in 0..<channels
+                where window.samples[frame * channels + channel] != previous.samples[(first + frame) * channels + channel] {
+                    return nil
+                }
+            }
+        }
+        var result = previous
+        result.samples.replaceSubrange(
+            (first * channels)..<(last * channels), with: window.samples[0..<((last - first) * channels)])
+        return result
+    }
     /// The name a document's render goes by in messages: its file's, as AHAP (`untitled.ahap` when unsaved).
     static func renderName(of document: StudioDocument) -> String {
         PathName.lastComponent(StudioDocument.checkedName(document.file))

@@ -50,7 +50,7 @@ extension Studio {
         StudioRoute(method: "POST", path: "/api/analysis", bodyLimit: StudioLimits.jsonBytes) { try $0.analyze($1) },
         StudioRoute(method: "GET", path: "/api/compare", bodyLimit: 0) { try $0.compareList($1) },
         StudioRoute(method: "POST", path: "/api/compare", bodyLimit: StudioLimits.jsonBytes) { try $0.comparePlay($1) },
-    ] + sessionRoutes + measureRoutes
+    ] + sessionRoutes + measureRoutes + hapticRoutes
 
     /// The body as a JSON object ({} when empty).
     static func object(_ request: HTTPRequest) throws -> [String: Any] {
@@ -119,6 +119,7 @@ extension Studio {
             answer.merge(opened.summary) { $1 }
             answer["file"] = path
             answer["format"] = opened.format.rawValue
+            if let native = opened.native { answer["haptic"] = Self.hapticObject(native) }
             return answer
         }
         hub.broadcast(lock.withLock { _ in documentMessage("open") })
@@ -237,7 +238,10 @@ extension Studio {
             throw HTTPError(409, "'\(path)' exists; add overwrite=1 to replace it", extra: ["conflict": "exists"])
         }
         do throws(AudioResourceError) { try OutputFile.write(request.body, to: target) } catch { throw HTTPError(500, error.description) }
-        lock.withLock { _ in renderJob = nil }
+        lock.withLock { _ in
+            renderJob = nil
+            spliceBase = nil
+        }
         return HTTPResponse.json(["path": path, "bytes": request.body.count], status: 201)
     }
 
@@ -270,6 +274,7 @@ extension Studio {
         let answer: [String: Any] = lock.withLock { _ in
             settings = new
             renderJob = nil
+            spliceBase = nil
             transport.open(options)
             return settingsObject()
         }
