@@ -27,6 +27,8 @@ final class RenderJob: @unchecked Sendable {
     /// The patterns rendered (set by the maker before it renders; read once `finished`), for the next
     /// revision's splice (``RenderSpan``).
     private(set) var patterns: [PatternData] = []
+    /// The window rendered again into the previous revision's render (``RenderSpan``); nil: rendered whole.
+    private(set) var window: RenderSpan?
     private let lock = Mutex(())
     /// Entered at creation, left when the outcome is in: every waiter waits on it.
     private let finished = DispatchGroup()
@@ -50,6 +52,17 @@ final class RenderJob: @unchecked Sendable {
     /// Records what is about to be rendered. Before ``finish(_:)``, by the maker only.
     func rendering(_ patterns: [PatternData]) {
         lock.withLock { _ in self.patterns = patterns }
+    }
+
+    /// Records that the render is a splice of `window` into the previous one. Before ``finish(_:)``, by the maker.
+    func spliced(_ window: RenderSpan) {
+        lock.withLock { _ in self.window = window }
+    }
+
+    /// The window re-rendered (nil: the whole pattern), once the render is made (waits for it).
+    var renderedWindow: RenderSpan? {
+        finished.wait()
+        return lock.withLock { _ in window }
     }
 
     /// The patterns and their render when it is made and was not refused; nil while it is being made.
@@ -86,10 +99,11 @@ extension Studio {
             throw HTTPError(400, "\"columns\" must be a whole number 1…\(Self.maxPeakColumns), not '\(columnText)'")
         }
         if let requestedEnd, requestedEnd <= start { throw HTTPError(400, "\"end\" must be after \"start\"") }
-        let (render, revision) = try self.renderAndRevision(request)
+        let (render, revision, window) = try self.renderAndRevision(request)
         let end = requestedEnd ?? max(Double(render.frames) / Double(render.sampleRate), start + 1 / Double(render.sampleRate))
         var text = "{\"revision\":\(revision),\"sampleRate\":\(render.sampleRate),\"frames\":\(render.frames),"
-        text += "\"start\":\(start),\"end\":\(end),\"columns\":\(columns),\"channels\":\(render.channelCount),\"peaks\":["
+        text += "\"start\":\(start),\"end\":\(end),\"columns\":\(columns),\"channels\":\(render.channelCount),"
+        text += "\"rendered\":" + (window.map { "{\"start\":\($0.start),\"end\":\($0.end)}" } ?? "null") + ",\"peaks\":["
         let peaks = Self.columnPeaks(render, start: start, end: end, columns: columns)
         for (channel, values) in peaks.enumerated() {
             text += (channel == 0 ? "[" : ",[") + values.map { "\($0.isFinite ? $0 : 0)" }.joined(separator: ",") + "]"
@@ -145,7 +159,7 @@ extension Studio {
     }
 
     /// The render the request asks for and the revision it is of.
-    private func renderAndRevision(_ request: HTTPRequest) throws -> (render: RenderedSamples, revision: Int) {
+    private func renderAndRevision(_ request: HTTPRequest) throws -> (render: RenderedSamples, revision: Int, window: RenderSpan?) {
         try sharedRender {
             RenderJob.Key(
                 revision: revision, export: request.queryValue("export") ?? "ahap",
@@ -158,7 +172,7 @@ extension Studio {
     /// being made for them when there is one, else a new one (kept for the next request while the document and
     /// the options stay the same).
     /// - Throws: 409 when no document is open or it has errors; the render's refusals.
-    private func sharedRender(keyedBy key: () -> RenderJob.Key) throws -> (render: RenderedSamples, revision: Int) {
+    private func sharedRender(keyedBy key: () -> RenderJob.Key) throws -> (render: RenderedSamples, revision: Int, window: RenderSpan?) {
         let (job, document, base) = try lock.withLock { (_) throws -> (RenderJob, StudioDocument?, RenderJob?) in
             let key = key()
             if let job = renderJob, job.key == key { return (job, nil, nil) }
@@ -181,13 +195,14 @@ extension Studio {
                 if let base, base.key.sameOptions(as: key), let made = base.made,
                     let spliced = try Self.spliced(made.render, of: made.patterns, into: patterns, rendering: render)
                 {
-                    return spliced
+                    job.spliced(spliced.window)
+                    return spliced.render
                 }
                 return try render(Transport())
             })
             lock.withLock { _ in spliceBase = job }
         }
-        return (try job.render(), job.key.revision)
+        return (try job.render(), job.key.revision, job.renderedWindow)
     }
 
     /// `previous` (the render of `old`) with the window an edit to `new` touches rendered again by
@@ -196,7 +211,7 @@ extension Studio {
     static func spliced(
         _ previous: RenderedSamples, of old: [PatternData], into new: [PatternData],
         rendering render: (Transport) throws -> RenderedSamples
-    ) throws -> RenderedSamples? {
+    ) throws -> (render: RenderedSamples, window: RenderSpan)? {
         guard old.count == 1, new.count == 1, let span = RenderSpan.window(from: old[0], to: new[0]) else { return nil }
         let rate = Double(previous.sampleRate)
         let first = Int((span.start * rate).rounded(.down))
@@ -221,8 +236,9 @@ extension Studio {
         var result = previous
         result.samples.replaceSubrange(
             (first * channels)..<(last * channels), with: window.samples[0..<((last - first) * channels)])
-        return result
+        return (result, span)
     }
+
     /// The name a document's render goes by in messages: its file's, as AHAP (`untitled.ahap` when unsaved).
     static func renderName(of document: StudioDocument) -> String {
         PathName.lastComponent(StudioDocument.checkedName(document.file))

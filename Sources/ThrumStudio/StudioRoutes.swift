@@ -50,7 +50,7 @@ extension Studio {
         StudioRoute(method: "POST", path: "/api/analysis", bodyLimit: StudioLimits.jsonBytes) { try $0.analyze($1) },
         StudioRoute(method: "GET", path: "/api/compare", bodyLimit: 0) { try $0.compareList($1) },
         StudioRoute(method: "POST", path: "/api/compare", bodyLimit: StudioLimits.jsonBytes) { try $0.comparePlay($1) },
-    ] + sessionRoutes + measureRoutes + hapticRoutes
+    ] + sessionRoutes + measureRoutes + hapticRoutes + projectRoutes
 
     /// The body as a JSON object ({} when empty).
     static func object(_ request: HTTPRequest) throws -> [String: Any] {
@@ -104,7 +104,9 @@ extension Studio {
             throw HTTPError(400, "give the file to open: {\"path\": \"relative/to/root.ahap\"}")
         }
         let clip = try Self.string(body, "clip")
-        if PathName.fileExtension(path).lowercased() == "hasp" { return try openProject(path, clip: clip) }
+        if PathName.fileExtension(path).lowercased() == "hasp" {
+            return try openProject(path, clip: clip, settings: try Self.projectSettings(request, clip: clip))
+        }
         if clip != nil { throw HTTPError(400, "\"clip\" chooses a clip of a Haptics Studio project (.hasp), not of '\(path)'") }
         let bytes = try root.read(path, limit: StudioLimits.patternBytes)
         let opened = StudioDocument.opening(bytes, file: path, root: root)
