@@ -93,6 +93,19 @@ def test_saving_the_project_keeps_unknown_fields(studio, root):
     assert studio.call("POST", "/api/project/save", {"path": "game.hasp", "clip": "Nope"})[0] == 400
 
 
+def test_a_freeform_clip_is_saved_back_into_its_project(studio, root):
+    studio.json("POST", "/api/open", {"path": "game.hasp", "clip": "Sketch"})
+    studio.json("POST", "/api/project/save", {"path": "game.hasp", "clip": "Sketch"})
+    saved = json.loads((root / "game.hasp").read_text())
+    sketch = saved["clips"][1]
+    assert "settings" not in sketch and sketch["lastUpdate"] == 17 and saved["clips"][0] == PROJECT["clips"][0]
+    # The designed envelope survives the trip through its AHAP form: same breakpoints where it has no ramps to split.
+    envelopes = sketch["haptic"]["signals"]["continuous"]["envelopes"]
+    times = [p["time"] for p in envelopes["amplitude"]]
+    assert times[0] == 0 and times[-1] == pytest.approx(0.3)
+    assert [p["time"] for p in envelopes["amplitude"] if p.get("emphasis")] == [pytest.approx(0.1)]
+
+
 def sample_projects():
     for base in [os.environ.get("THRUM_CORPUS"), Path(__file__).resolve().parents[3] / "shared", Path("/work/shared")]:
         if base and Path(base).is_dir():
