@@ -2,7 +2,7 @@
 """Tries a learned emphasis classifier over `thrum analyze`'s breakpoints and cross-validates it (a negative result:
 see docs/analysis.md, "A learned emphasis model").
 
-For every clip of the dev set (designer-clips, found as in Tools/fit-analysis.py; read at run time, never copied), the
+For every clip of the dev set (designer-clips, found as in Tools/dev/fit-analysis.py; read at run time, never copied), the
 built `thrum analyze` (default settings) gives the candidates: its amplitude breakpoints, and whether the rule model
 marks each as an emphasis. Features per breakpoint, recomputed here from the sound (1024-point Hann STFT, hop 256):
 level, rise from the breakpoint before and from the lowest within 30 ms, fall to the next, share of the spectrum
@@ -12,7 +12,7 @@ A logistic regression (L2, each clip weighted equally, threshold chosen for F1 o
 in-sample, leaving one category out, and leaving one clip out, with the scorer's one-to-one matching at ±20 ms.
 
     swift build -c release --product thrum
-    Tools/fit-emphasis-model.py
+    Tools/dev/fit-emphasis-model.py
 
 Needs python3 with numpy; about a minute.
 """
