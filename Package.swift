@@ -99,8 +99,12 @@ let package = Package(
         .executableTarget(name: "ThrumCLI", dependencies: ["ThrumCommandLine"], swiftSettings: strict),
         // The C ABI over the services (ThrumServices): marshalling only.
         .target(
-            name: "ThrumC", dependencies: ["CThrumABI", "ThrumServices", "Thrum", "AudioResources", "AHAPCodec"], swiftSettings: strict,
-            linkerSettings: [.unsafeFlags(["-Xlinker", "-soname=libthrum.so.0"])]),
+            name: "ThrumC", dependencies: ["CThrumABI", "ThrumServices", "Thrum", "AudioResources", "AHAPCodec", "ActuatorMeasurement"], swiftSettings: strict,
+            // Tools/release/libthrum.map: libthrum exports thrum_* only (Tools/ci/libthrum-symbols.txt lists them).
+            linkerSettings: [.unsafeFlags([
+                "-Xlinker", "-soname=libthrum.so.0",
+                "-Xlinker", "--version-script=\(Context.packageDirectory)/Tools/release/libthrum.map",
+            ])]),
 
         // Helpers shared by the test targets (corpus and oracle locations, temporary folders, signal measurements,
         // snapshots, a seeded generator); never linked into a product.

@@ -306,6 +306,8 @@ void thrum_device_options_init(thrum_device_options *options);
  * NULL: the defaults). Returns a new engine (close with thrum_engine_close), or NULL and *error (69 the
  * device is missing or refuses the setup, 73 the onset log cannot be created). Thread-safe. */
 thrum_engine *thrum_engine_open(const thrum_device_options *options, char **error);
+/* libthrum never calls snd_lib_error_set_handler: alsa-lib's error handler stays what the host process set
+ * (alsa-lib's default prints its own "ALSA lib ..." lines on stderr; the failure also comes back in *error). */
 
 /* Seconds on the engine clock (frames the device has been given / rate): the time base of `at`.
  * Its sample rate in Hz and channels per frame. -1 for NULL. Thread-safe. */
@@ -346,8 +348,12 @@ thrum_player *thrum_player_new(thrum_engine *engine, const thrum_pattern *patter
 
 /* Transport, at engine time `at` (0: now), frame-exact. start plays a new instance from the start (or
  * from a seek made before); stop ends every instance with a 5 ms fade; pause and resume keep the place.
- * Returns 0, or a status and *error (e.g. a command queue that is full). Thread-safe. */
+ * Returns 0, or a status and *error (e.g. a command queue that is full). thrum_player_start refuses an `at`
+ * the engine clock (thrum_engine_time) has already passed: 64 and a message naming how many ms late it is;
+ * thrum_player_start_late starts such a player at once instead (late; otherwise as thrum_player_start).
+ * Thread-safe. */
 int thrum_player_start(thrum_player *player, double at, char **error);
+int thrum_player_start_late(thrum_player *player, double at, char **error);
 int thrum_player_stop(thrum_player *player, double at, char **error);
 int thrum_player_pause(thrum_player *player, double at, char **error);
 int thrum_player_resume(thrum_player *player, double at, char **error);
@@ -382,12 +388,13 @@ double thrum_player_position(const thrum_player *player);
 int thrum_player_send_parameter(thrum_player *player, const char *parameter, float value, double at, char **error);
 
 /* Plays a parameter curve from engine time `at`: linear ramps through `count` points (`times` in seconds
- * from the curve's start, ascending; `values`). Returns 0, or a status and *error. */
+ * from the curve's start, ascending; `values`). Returns 0, or a status and *error (64 for times that do not ascend). */
 int thrum_player_schedule_curve(thrum_player *player, const char *parameter, const double *times,
                                 const float *values, size_t count, double at, char **error);
 
 /* Called once each time playback of the player ends: status 0 and message NULL when it ended, or a status
- * and a one-line message (valid only during the call) when it failed. Called on an internal Thrum thread,
+ * and a one-line message (valid only during the call) when it failed: the cause's status (69 the device or
+ * its server was lost, 65 bad audio data, 70 a bug), as `thrum play` exits with. Called on an internal Thrum thread,
  * never the real-time render thread, or on the thread that calls thrum_engine_close; keep it short and do
  * not free the player from it. */
 typedef void (*thrum_completion_fn)(void *context, int status, const char *message);
@@ -395,8 +402,133 @@ typedef void (*thrum_completion_fn)(void *context, int status, const char *messa
 /* Sets (or with NULL removes) the completion callback; `context` is passed back unchanged. */
 void thrum_player_set_completion(thrum_player *player, thrum_completion_fn callback, void *context);
 
-/* Frees the player; from then on its completion callback is never called. Stop it first to silence it. */
+/* Frees the player. When it returns the completion callback is never called again: a call already in
+ * flight on another thread is waited for (so thrum_player_free blocks while a callback runs; do not call
+ * it, or thrum_player_set_completion of the same player, from that callback). Stop it first to silence it. */
 void thrum_player_free(thrum_player *player);
+
+/* ---- Player state ------------------------------------------------------------------------------ */
+
+/* What thrum_player_set_loop last set: returns 1 looping, 0 not, -1 for NULL; `loop_end` (seconds, 0: the
+ * pattern's end) and `passes` (0: forever) receive the loop's settings when not NULL. Thread-safe. */
+int thrum_player_loop(const thrum_player *player, double *loop_end, int32_t *passes);
+
+/* The playback rate (1 until thrum_player_set_rate), -1 for NULL. Thread-safe. */
+double thrum_player_rate(const thrum_player *player);
+
+/* 1 muted, 0 not (thrum_player_set_muted), -1 for NULL. Thread-safe. */
+int thrum_player_muted(const thrum_player *player);
+
+/* ---- Onsets as they happen (issue 40; docs/timing.md) --------------------------------------------- */
+
+/* One event onset the device played. The strings are valid only during the handler's call. */
+typedef struct thrum_onset {
+    size_t struct_size;   /* sizeof(thrum_onset) as this library fills it: read later fields only when it covers them */
+    int64_t player;       /* the player's number on its engine (thrum_player_id), from 1; 0 for a freed player */
+    const char *label;    /* the player's label (thrum_player_set_label), or NULL */
+    const char *pattern;  /* the name of the pattern it plays, or NULL */
+    int64_t event;        /* the event's index among its pattern's events, in file order from 0 */
+    const char *type;     /* the event's AHAP type: "HapticTransient", "AudioCustom", ... */
+    int64_t frame;        /* the stream frame it was rendered on (frames since the engine started) */
+    double engine_time;   /* that frame's engine time, seconds */
+    double dac_time;      /* estimated CLOCK_MONOTONIC time it left the DAC, seconds; NaN when unknown */
+    double pattern_time;  /* the event's time in its pattern, seconds */
+    int64_t instance;     /* each start plays a new instance, numbered from 1 on the device */
+    int64_t loop;         /* loop passes completed before this onset */
+} thrum_onset;
+
+typedef void (*thrum_onset_fn)(void *context, const thrum_onset *onset);
+
+/* Calls `handler` with each onset the device plays from now on (NULL: stops), in order, as they are played:
+ * on the engine's onset thread, never the real-time render thread, once its frame has left the DAC by the
+ * device's clock, and never after thrum_engine_finish returns; `context` is passed back unchanged. The same onsets as the onset log's; a handler that takes long
+ * delays the next ones, and onsets beyond the engine's queue are lost (the log's "lost_onsets"). Do not close
+ * the engine from it. Thread-safe. */
+void thrum_engine_set_onset_handler(thrum_engine *engine, thrum_onset_fn handler, void *context);
+
+/* The player's number on its engine: 1, 2, ... in the order the engine made its players (the onset log's
+ * "player"); -1 for NULL. Thread-safe. */
+int64_t thrum_player_id(const thrum_player *player);
+
+/* Labels the player's onsets from now on ("trial-12": thrum_onset.label and the onset log's "label"; NULL:
+ * none). The label is copied. Thread-safe. */
+void thrum_player_set_label(thrum_player *player, const char *label);
+
+/* ---- Measure an actuator (issue 37; docs/measure.md) --------------------------------------------- */
+
+typedef struct thrum_measurement thrum_measurement;
+
+/* The options of thrum_measure (`thrum measure`'s). Fill with thrum_measure_options_init. */
+typedef struct thrum_measure_options {
+    size_t struct_size;    /* sizeof(thrum_measure_options) */
+    const char *output;    /* ALSA playback device driving the actuator (--device); NULL: "default" */
+    const char *input;     /* ALSA capture device the sensor is on (--input); required */
+    const char *channels;  /* output channel map (--channels), e.g. "0,H"; NULL: "H" */
+    int64_t input_channel; /* the input channel the sensor is on, 1 ... 64; -1: 1 */
+    double duration;       /* the sweep's length, seconds, 1 ... 30; NaN: 4 */
+    int64_t sample_rate;   /* Hz, 8000 ... 768000; -1: 48000 */
+    int64_t period;        /* frames per period of both streams, 16 ... 8192; -1: 256 */
+    int64_t periods;       /* periods per buffer, 2 ... 64; -1: 4 */
+    int64_t priority;      /* SCHED_FIFO priority of the streams' threads, 0 ... 99 (0: normal); -1: 70 */
+    const char *profile;   /* the actuator profile measured with ("lra", a JSON or .acf file); NULL: default */
+} thrum_measure_options;
+
+void thrum_measure_options_init(thrum_measure_options *options);
+
+/* Measures the actuator loop as `thrum measure --device OUTPUT --input INPUT` does: plays a sweep and a click
+ * train on the haptic channel while capturing the input, and stores the figures in *measurement (free with
+ * thrum_measurement_free). Blocks the calling thread for about the sweep's length plus 6 s. Returns 0; 65 and
+ * *error (the first warning) when the measurement is doubtful (a silent, clipped or noisy input, ...), and then
+ * *measurement still holds the figures (free it too); or another status and *error with *measurement NULL
+ * (64 a bad option, 65/66 a bad profile, 69 a device missing or refusing the setup, 74 a capture failure).
+ * Thread-safe (distinct devices). */
+int thrum_measure(const thrum_measure_options *options, thrum_measurement **measurement, char **error);
+
+/* The response, captured / played, at log-spaced frequencies from 20 Hz to 1 kHz: copies at most `capacity`
+ * points into each array that is not NULL (Hz; magnitude in dB; phase in degrees) and returns the number of
+ * points (0 for NULL). Call with NULL arrays to learn the count. */
+size_t thrum_measurement_response(const thrum_measurement *measurement, double *hz, double *magnitude_db,
+                                  double *phase_deg, size_t capacity);
+
+/* The loop's latency from DAC to ADC, seconds, over the click train: median, 99th percentile, jitter (the
+ * clicks' standard deviation), the device's part and the actuator's (its group delay). Each out pointer may be
+ * NULL; -1 for a NULL measurement. */
+void thrum_measurement_latency(const thrum_measurement *measurement, double *median, double *p99, double *jitter,
+                               double *device, double *actuator);
+
+/* Each click's latency in seconds: copies at most `capacity` into `latencies` (may be NULL); returns the count. */
+size_t thrum_measurement_clicks(const thrum_measurement *measurement, double *latencies, size_t capacity);
+
+/* The fitted resonance f0 in Hz and its Q; the -3 dB band in Hz (out pointers may be NULL); -1 for NULL. */
+double thrum_measurement_resonance(const thrum_measurement *measurement);
+double thrum_measurement_q(const thrum_measurement *measurement);
+void thrum_measurement_band(const thrum_measurement *measurement, double *low_hz, double *high_hz);
+
+/* Distortion at f0 (2nd to 5th harmonics, percent; -1 for NULL), the noise floor (dBFS) and the signal-to-noise
+ * ratio (dB; both NaN for NULL), the sample rate measured at (Hz; -1 for NULL). */
+double thrum_measurement_thd_percent(const thrum_measurement *measurement);
+double thrum_measurement_noise_floor_dbfs(const thrum_measurement *measurement);
+double thrum_measurement_snr_db(const thrum_measurement *measurement);
+double thrum_measurement_sample_rate(const thrum_measurement *measurement);
+
+/* The resonance model fitted ("bandpass" or "highpass"), NULL for NULL; lives as long as the measurement. */
+const char *thrum_measurement_model(const thrum_measurement *measurement);
+
+/* What makes the measurement doubtful: the number of warnings, and warning `index` (NULL out of range). */
+size_t thrum_measurement_warning_count(const thrum_measurement *measurement);
+const char *thrum_measurement_warning(const thrum_measurement *measurement, size_t index);
+
+/* The whole measurement as the one-line JSON object `thrum measure --json` prints (its keys are a contract:
+ * docs/measure.md); lives as long as the measurement. NULL for NULL. */
+const char *thrum_measurement_json(const thrum_measurement *measurement);
+
+/* Writes the actuator profile that equalises the measured actuator and records its latency to `path` (a JSON
+ * file, named after the file), as `thrum measure --write-profile PATH` does, through a temporary file and a
+ * rename. Returns 0, or a status and *error: 65 a doubtful measurement (nothing is written), 73 the folder is
+ * missing, 74 the file cannot be written. Thread-safe. */
+int thrum_measurement_write_profile(const thrum_measurement *measurement, const char *path, char **error);
+
+void thrum_measurement_free(thrum_measurement *measurement);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,9 @@
 """Builds libthrum (Tools/install.sh: a release build with the Swift runtime linked statically) and bundles
 it, with Thrum's bundled patterns, into the package: thrum/lib/libthrum.so and thrum/share/thrum/.
-The version is Thrum's, read from Sources/Thrum/ThrumVersion.swift."""
+With THRUM_USE_SYSTEM_LIBRARY=1 (or when no Swift toolchain is on PATH and libthrum is installed) nothing is
+built or bundled: the package uses the system's libthrum (the .deb's, Tools/install.sh's; see
+thrum/_native.py). The version is Thrum's, read from Sources/Thrum/ThrumVersion.swift."""
+import ctypes.util
 import os
 import re
 import shutil
@@ -21,11 +24,22 @@ def thrum_version() -> str:
     return re.search(r'static let string = "([^"]+)"', text).group(1)
 
 
+def use_system_library() -> bool:
+    """THRUM_USE_SYSTEM_LIBRARY=1 (0: always build), else automatic: no `swift` on PATH and a libthrum
+    installed."""
+    choice = os.environ.get("THRUM_USE_SYSTEM_LIBRARY")
+    if choice is not None:
+        return choice not in ("", "0")
+    return shutil.which("swift") is None and ctypes.util.find_library("thrum") is not None
+
+
 class BuildWithLibrary(build_py):
     """build_py that also installs libthrum into a temporary prefix and copies it into the package."""
 
     def run(self):
         super().run()
+        if use_system_library():
+            return
         package = Path(self.build_lib) / "thrum"
         with tempfile.TemporaryDirectory(prefix="thrum-wheel-") as prefix:
             subprocess.run([str(REPOSITORY / "Tools/install.sh"), "--prefix", prefix], check=True)

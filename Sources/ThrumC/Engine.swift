@@ -81,6 +81,11 @@ public func thrum_player_start(_ player: OpaquePointer?, _ at: Double, _ error: 
     withPlayer(player, error) { try $0.start(at: at) }
 }
 
+@_cdecl("thrum_player_start_late")
+public func thrum_player_start_late(_ player: OpaquePointer?, _ at: Double, _ error: ErrorOut) -> Int32 {
+    withPlayer(player, error) { try $0.start(at: at, late: true) }
+}
+
 @_cdecl("thrum_player_start_at_monotonic")
 public func thrum_player_start_at_monotonic(_ player: OpaquePointer?, _ monotonicTime: Double, _ error: ErrorOut) -> Int32 {
     withPlayer(player, error) { try $0.start(atMonotonicTime: monotonicTime) }
@@ -173,9 +178,13 @@ public func thrum_player_set_completion(
     let context = Context(pointer: context)
     object(player, as: LivePlayer.self).onCompletion { failure in
         guard let failure else { return function(context.pointer, 0, nil) }
-        failure.message.withCString { function(context.pointer, 65, $0) }
+        failure.message.withCString { function(context.pointer, failure.status.rawValue, $0) }
     }
 }
 
 @_cdecl("thrum_player_free")
-public func thrum_player_free(_ player: OpaquePointer?) { release(player, as: LivePlayer.self) }
+public func thrum_player_free(_ player: OpaquePointer?) {
+    guard let player else { return }
+    object(player, as: LivePlayer.self).closeCompletions()
+    release(player, as: LivePlayer.self)
+}

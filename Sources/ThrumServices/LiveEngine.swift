@@ -18,6 +18,8 @@ package final class LiveEngine: @unchecked Sendable {
     private let engines = Mutex(Engines())
     /// Every onset played, written when the engine closes.
     private let onsetLog: OnsetLog?
+    /// Numbers the players, passes onsets to the log and to ``setOnsetHandler(_:)``'s handler.
+    private let onsets: LiveOnsets
 
     /// Opens the device as `thrum play` does (a rate it lacks falls back to its nearest rate unless
     /// `output.engine.sampleRate` asks for one) and starts the engine of every
@@ -25,12 +27,14 @@ package final class LiveEngine: @unchecked Sendable {
     /// (see ``close()``).
     /// - Throws: ``ServiceError``: 64 a bad setting, 65 a bad profile, 69 the device refuses or is missing,
     ///   73 the onset log cannot be created.
+    /// Leaves alsa-lib's error handler (`snd_lib_error_set_handler`) as the host process set it.
     package init(_ output: OutputSettings, onsetLog: String?) throws(ServiceError) {
-        OutputSettings.quietALSA()
         var options = try output.engineOptions(patternPaths: [])
         let log = try onsetLog.map { (path) throws(ServiceError) in try OnsetLog(path: path) }
         self.onsetLog = log
-        if let log { options.onsetHandler = { log.record($0) } }
+        let onsets = LiveOnsets(log: log)
+        self.onsets = onsets
+        options.onsetHandler = { onsets.deliver($0) }
         // Bundled patterns find their audio as they do with `thrum play NAME`.
         if let audio = BundledResources.audio, !options.resourceRoots.contains(audio) { options.resourceRoots.append(audio) }
         deviceName = output.device
@@ -82,14 +86,17 @@ package final class LiveEngine: @unchecked Sendable {
         let engine = try engine(for: locality)
         do {
             let player = try engine.makeAdvancedPlayer(with: pattern.pattern)
-            if let onsetLog, let id = (player as? ThrumPlayerState)?.playerID {
-                onsetLog.name(playerID: id, pattern: pattern.name, fallback: false)
-            }
-            return LivePlayer(player, engine: engine, name: pattern.name)
+            let id = onsets.register(playerID: (player as? ThrumPlayerState)?.playerID, pattern: pattern.name)
+            return LivePlayer(player, engine: engine, name: pattern.name, id: id, onsets: onsets)
         } catch {
             throw .engine(error, pattern: pattern.name)
         }
     }
+
+    /// Calls `handler` with every onset played from now on (nil: none), on the engine's onset thread (never the
+    /// render thread), in order; a slow handler delays the onset log, and onsets beyond the engine's queue
+    /// are lost (counted as `lost_onsets`).
+    package func setOnsetHandler(_ handler: (@Sendable (LiveOnset) -> Void)?) { onsets.setHandler(handler) }
 
     /// The estimated CLOCK_MONOTONIC time (seconds) at which engine time `time` leaves the DAC; nil until
     /// the device has played its first period, and once closed.
@@ -100,7 +107,8 @@ package final class LiveEngine: @unchecked Sendable {
     /// Stops every player, closes the device after it has played what it was given, then writes the
     /// onset log (every onset the device played; `{"lost_onsets":N}` last when some could not be
     /// logged). Only the first call does anything.
-    /// - Throws: 74 when the onset log cannot be written (nothing is left then).
+    /// - Throws: 74 when the onset log cannot be written (nothing is left then); 69 when the device failed
+    ///   while playing (the log, if any, is written first).
     package func close() throws(ServiceError) {
         let all = engines.withLock { engines in
             guard !engines.closed else { return [CHHapticEngine]() }
@@ -113,6 +121,12 @@ package final class LiveEngine: @unchecked Sendable {
         let lost = all.map(\.lostOnsetCount).max() ?? 0
         for engine in all { engine.stopDrainingOutput() }
         try onsetLog?.commit(lost: lost)
+        if let failure = all.lazy.compactMap(LiveEngine.deviceFailure(of:)).first { throw failure }
+    }
+
+    /// 69 with `thrum play`'s message when the device of `engine` failed while it played; else nil.
+    static func deviceFailure(of engine: CHHapticEngine) -> ServiceError? {
+        engine.lastDeviceError.map { ServiceError(.unavailable, "the ALSA device failed while playing: \($0)") }
     }
 }
 
@@ -123,12 +137,23 @@ package final class LivePlayer: @unchecked Sendable {
     /// The engine the player plays on (its clock).
     let engine: CHHapticEngine
     let name: String
+    /// The completion handler, called while this lock is held so that ``closeCompletions()`` can wait for
+    /// a call in flight.
+    private let completion = CompletionSlot()
+    /// The player's number on its engine, from 1 in the order the engine made its players.
+    package let id: Int
+    private let onsets: LiveOnsets
 
-    init(_ player: any CHHapticAdvancedPatternPlayer, engine: CHHapticEngine, name: String) {
+    init(_ player: any CHHapticAdvancedPatternPlayer, engine: CHHapticEngine, name: String, id: Int, onsets: LiveOnsets) {
         self.player = player
         self.engine = engine
         self.name = name
+        self.id = id
+        self.onsets = onsets
     }
+
+    /// Names the player's onsets from now on (the onset log's `label`, ``LiveOnset/label``); nil: none.
+    package func setLabel(_ label: String?) { onsets.label(id, label) }
 
     private func perform(_ action: () throws -> Void) throws(ServiceError) {
         do {
@@ -138,8 +163,24 @@ package final class LivePlayer: @unchecked Sendable {
         }
     }
 
-    /// Starts a new instance at engine time `time` (0: now).
-    package func start(at time: Double) throws(ServiceError) { try perform { try player.start(atTime: time) } }
+    /// Starts a new instance at engine time `time` (0: now). A time the engine clock has passed is refused
+    /// unless `late` (then the instance starts at once, late, as Core Haptics does).
+    /// - Throws: 64 naming how late `time` is when it has passed and `late` is false.
+    package func start(at time: Double, late: Bool = false) throws(ServiceError) {
+        if time != 0, !late {
+            let now = engine.currentTime
+            if time < now { throw Self.lateStart(time, now: now) }
+        }
+        try perform { try player.start(atTime: time) }
+    }
+
+    /// 64: the start time `time` lies `now - time` seconds behind the engine clock.
+    static func lateStart(_ time: Double, now: Double) -> ServiceError {
+        let milliseconds = ((now - time) * 10_000).rounded(.up) / 10
+        return .usage(
+            "the start time \(time) s has passed: it is \(milliseconds) ms late (the engine time is \(now) s); give "
+                + "a later time, or allow a late start (C: thrum_player_start_late; Python: late=\"play\")")
+    }
 
     /// Starts a new instance on the frame that leaves the DAC at CLOCK_MONOTONIC time `monotonicTime`
     /// (seconds), as `thrum play --start-at` does. Blocks until the device's DAC clock has settled (at
@@ -166,6 +207,7 @@ package final class LivePlayer: @unchecked Sendable {
         guard end >= 0, end.isFinite, passes >= 0 else {
             throw .usage("a loop needs an end ≥ 0 s and passes ≥ 0, not \(end) s and \(passes)")
         }
+        try ensureRunning()
         player.loopEnabled = enabled
         player.loopEnd = end
         (player as? ThrumPlayerState)?.loopPassLimit = passes
@@ -176,10 +218,20 @@ package final class LivePlayer: @unchecked Sendable {
         guard rate.isFinite, Transport.rates.contains(rate) else {
             throw .usage("the rate takes a number from 0.01 to 100, not '\(rate)'")
         }
+        try ensureRunning()
         player.playbackRate = Float(rate)
     }
 
+    /// Player calls fail once the engine has finished (64), or with the device's failure (69) after it was lost.
+    private func ensureRunning() throws(ServiceError) {
+        guard !engine.isRunning else { return }
+        throw LiveEngine.deviceFailure(of: engine) ?? .usage("the engine is closed: open a new engine for more playback")
+    }
+
     package var isLooping: Bool { player.loopEnabled }
+    /// The loop's end in pattern seconds (0: the pattern's end) and its passes (0: forever), as last set.
+    package var loopEnd: Double { player.loopEnd }
+    package var loopPasses: Int { (player as? ThrumPlayerState)?.loopPassLimit ?? 0 }
     package var rate: Double { Double(player.playbackRate) }
     package var isMuted: Bool {
         get { player.isMuted }
@@ -197,6 +249,9 @@ package final class LivePlayer: @unchecked Sendable {
     /// Plays a curve of `parameter` through `points` (seconds from its start, value) from engine time `time`.
     package func scheduleCurve(_ parameter: String, points: [(time: Double, value: Float)], at time: Double) throws(ServiceError) {
         let id = try parameterID(parameter)
+        for (earlier, later) in zip(points, points.dropFirst()) where !(later.time >= earlier.time) {
+            throw .usage("the curve's times must ascend: \(later.time) s follows \(earlier.time) s")
+        }
         let curve = CHHapticParameterCurve(
             parameterID: id, controlPoints: points.map { .init(relativeTime: $0.time, value: $0.value) }, relativeTime: 0)
         try perform { try player.scheduleParameterCurve(curve, atTime: time) }
@@ -204,11 +259,23 @@ package final class LivePlayer: @unchecked Sendable {
 
     /// Calls `handler` once when playback ends (nil) or fails (why), on an internal thread, never the
     /// render thread; replaces the previous handler.
+    /// The handler must not call ``onCompletion(_:)`` or ``closeCompletions()`` of this player.
     package func onCompletion(_ handler: (@Sendable (ServiceError?) -> Void)?) {
         let name = name
-        player.completionHandler = handler.map { handler in
-            { error in handler(error.map { ServiceError.engine($0, pattern: name) }) }
+        let engine = engine
+        completion.handler.withLock { $0 = handler }
+        player.completionHandler = { [completion] error in
+            // Playback that ended because the device failed (a lost server, an unplugged card) is a failure.
+            let failure = error.map { ServiceError.engine($0, pattern: name) } ?? LiveEngine.deviceFailure(of: engine)
+            completion.handler.withLock { handler in handler?(failure) }
         }
+    }
+
+    /// Removes the completion handler and waits for a call of it in flight: once this returns, the handler
+    /// is never called again. Blocks the calling thread for as long as that call runs.
+    package func closeCompletions() {
+        player.completionHandler = nil
+        completion.handler.withLock { $0 = nil }
     }
 
     /// Pattern seconds into the first playing instance; nil when nothing plays.
@@ -222,4 +289,9 @@ package final class LivePlayer: @unchecked Sendable {
         }
         return id
     }
+}
+
+/// A player's completion handler, shared with the closure the engine calls.
+private final class CompletionSlot: Sendable {
+    let handler = Mutex<(@Sendable (ServiceError?) -> Void)?>(nil)
 }

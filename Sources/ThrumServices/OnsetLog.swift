@@ -62,6 +62,14 @@ package final class OnsetLog: Sendable {
         }
     }
 
+    /// Adds the line for `onset` of a player named here (a ``LiveEngine``'s: numbered per engine, labelled).
+    package func record(_ onset: ThrumOnset, pattern: String?, label: String?) {
+        lines.withLock { lines in
+            lines.text += Array(Self.line(onset, pattern: pattern, label: label).utf8)
+            lines.count += 1
+        }
+    }
+
     /// Writes the file: every line recorded, then `{"lost_onsets":N}` when `lost` > 0.
     /// - Throws: `ServiceError` (exit 74) naming the file and the system's reason.
     package func commit(lost: Int) throws(ServiceError) {
@@ -75,14 +83,16 @@ package final class OnsetLog: Sendable {
         }
     }
 
-    /// One JSON line (keys in a fixed order; `dac_time` null when unknown, `pattern` null when unnamed).
-    package static func line(_ onset: ThrumOnset, pattern: String?) -> String {
+    /// One JSON line (keys in a fixed order; `dac_time` null when unknown, `pattern` null when unnamed; a
+    /// last key `label` only for a labelled player).
+    package static func line(_ onset: ThrumOnset, pattern: String?, label: String? = nil) -> String {
         let dac = onset.dacTime.map { String(cFormat: "%.9f", $0) } ?? "null"
         return "{\"pattern_time\":\(number(onset.patternTime)),\"stream_frame\":\(onset.streamFrame),"
             + "\"engine_time\":\(number(onset.engineTime)),\"dac_time\":\(dac),"
             + "\"pattern\":\(pattern.map(jsonString) ?? "null"),\"player\":\(onset.playerID),"
             + "\"instance\":\(onset.instance),\"event\":\(onset.eventIndex),"
-            + "\"type\":\(jsonString(onset.eventType.rawValue)),\"loop\":\(onset.loopPass)}\n"
+            + "\"type\":\(jsonString(onset.eventType.rawValue)),\"loop\":\(onset.loopPass)"
+            + (label.map { ",\"label\":\(jsonString($0))" } ?? "") + "}\n"
     }
 
     /// A finite number as JSON (shortest form that reads back exactly; Swift's `description`).

@@ -36,12 +36,6 @@ package struct OutputSettings: Sendable {
         }
         return options
     }
-
-    /// Turns alsa-lib's own printing of errors off (the failures carry them in one line), unless
-    /// `THRUM_ALSA_DEBUG` is set.
-    package static func quietALSA() {
-        if FileSystem.environment("THRUM_ALSA_DEBUG") == nil { ALSADevices.setLibraryDiagnostics(enabled: false) }
-    }
 }
 
 /// Patterns playing live on a device from one start, as `thrum play` plays them: the engines on the device

@@ -78,10 +78,13 @@ package struct StartTiming: Sendable {
         let earliest = engine.currentTime + 2 * Double(engine.periodFrames) / engine.options.sampleRate
         guard time >= earliest else {
             let soonest = engine.outputTime(forEngineTime: earliest) ?? startAt
+            // The lead that works now (the earliest start's distance from now, rounded up to a whole ms), not
+            // a rule of thumb: a time that far ahead is taken.
+            let lead = max(1, ((soonest - monotonicNow()) * 1000).rounded(.up))
             throw .usage(
                 "\(name) \(String(cFormat: "%.6f", startAt)) is too soon for the device's buffer; "
                     + "the earliest start now is \(String(cFormat: "%.6f", soonest)) (give a time at least "
-                    + "\(String(cFormat: "%.0f", Double(engine.bufferFrames) * 1000 / engine.options.sampleRate + 50)) ms ahead)")
+                    + "\(String(cFormat: "%.0f", lead)) ms ahead)")
         }
         return time
     }

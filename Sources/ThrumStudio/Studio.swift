@@ -40,6 +40,10 @@ package final class Studio: HTTPHandler, @unchecked Sendable {
     /// The last render made or being made, for the requests of the same revision and options (the page asks
     /// for its peaks, then for its WAV); dropped when the document, the settings or a sound under the root change.
     var renderJob: RenderJob?
+    /// The last render made for a change of the document, kept across the change that drops ``renderJob``: the
+    /// next revision's render is this one with the span the edit touched rendered again (``RenderSpan``).
+    /// Dropped with ``renderJob`` when the settings or a sound change. Under the lock.
+    var spliceBase: RenderJob?
     /// Where ``renderAhead()`` renders.
     let renderQueue = DispatchQueue(label: "thrum-studio-render-ahead")
 

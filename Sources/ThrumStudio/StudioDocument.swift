@@ -20,6 +20,11 @@ package struct StudioDocument: Sendable {
     package var pattern: PatternData?
     /// Where the AHAP text's entries are (for conversion losses).
     package var sourcePaths: AHAPDecodeResult.SourcePaths
+    /// A `.haptic` document's own signals, edited directly (`PUT /api/haptic`); nil for AHAP and after an
+    /// edit of the AHAP text (then saving converts the AHAP form).
+    package var native: HapticFile?
+    /// The `.haptic` file's bytes as read, while `native` is unedited: saved back as they are (byte-stable).
+    package var nativeBytes: Data?
 
     /// Whether it can be played, rendered and saved.
     package var isPlayable: Bool { pattern != nil }
@@ -61,7 +66,10 @@ package struct StudioDocument: Sendable {
         guard let haptic = read.file else {
             return StudioDocument(text: Data(), file: file, format: .haptic, root: root, extra: read.diagnostics)
         }
-        return converted(haptic, file: file, format: .haptic, root: root, extra: read.diagnostics, map: read.sourceMap)
+        var document = converted(haptic, file: file, format: .haptic, root: root, extra: read.diagnostics, map: read.sourceMap)
+        document.native = haptic
+        document.nativeBytes = bytes
+        return document
     }
 
     /// The document of a `.haptic` file's content, converted to AHAP (its losses located through `map`);

@@ -75,7 +75,8 @@ extension Studio {
         guard ["ahap", "haptic", "split"].contains(format) else {
             throw HTTPError(400, "\"format\" is ahap, haptic or split, not '\(format)'")
         }
-        let export = try StudioExports.export(document, as: format == "haptic" ? "haptic" : format == "split" ? "split" : "ahap")
+        let export = try Self.nativeExport(document, format: format)
+            ?? StudioExports.export(document, as: format == "haptic" ? "haptic" : format == "split" ? "split" : "ahap")
         guard !export.texts.isEmpty else { throw HTTPError(422, "the document cannot be written as \(format)") }
         let stem = PathName.removingExtension(path)
         let files = export.texts.map { (path: $0.suffix.isEmpty ? path : stem + $0.suffix + ".ahap", text: $0.text) }

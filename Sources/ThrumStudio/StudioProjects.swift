@@ -14,7 +14,9 @@ extension Studio {
     /// Haptics), its designed haptic.
     /// - Throws: 403 outside the root, 404 missing, 400 no clip of that name, 422 a broken project or a
     ///   clip that cannot be opened.
-    func openProject(_ path: String, clip name: String?) throws -> HTTPResponse {
+    ///
+    /// `settings` (a Meta settings object, as in the project) re-analyses a clip with audio with changed settings.
+    func openProject(_ path: String, clip name: String?, settings: JSONNode? = nil) throws -> HTTPResponse {
         let absolute = try root.confinedPath(path)
         let info: ProjectInfo
         do {
@@ -35,7 +37,7 @@ extension Studio {
         }
         let made: StudioDocument
         if clip.hasAudio {
-            made = try analysedClip(clip, of: info, path: path)
+            made = try analysedClip(clip, of: info, path: path, settings: settings)
         } else if let haptic = clip.haptic {
             made = StudioDocument.converted(
                 haptic, file: nil, format: .ahap, root: root, extra: [], map: SourceMap(file: "\(path) clip '\(clip.name)'"))
@@ -56,17 +58,22 @@ extension Studio {
 
     /// The document of a clip with audio: its sound analysed with the clip's settings, its sound's AudioCustom
     /// event first (the sound's path relative to the root).
-    private func analysedClip(_ clip: ProjectInfo.Clip, of info: ProjectInfo, path: String) throws -> StudioDocument {
+    private func analysedClip(
+        _ clip: ProjectInfo.Clip, of info: ProjectInfo, path: String, settings: JSONNode?
+    ) throws -> StudioDocument {
         guard let sound = info.project.clips[clip.index].audioFile, clip.audioFound else {
             throw HTTPError(422, "clip '\(clip.name)': audio file '\(clip.audioPath ?? "?")' not found (put it at that path, relative to the project's folder)")
         }
         guard let relative = root.relative(sound) else {
             throw HTTPError(403, "clip '\(clip.name)': its audio file '\(clip.audioPath ?? "?")' is outside the studio's folder \(root.path)")
         }
+        let chosen = try settings.map { node in
+            do { return try HaspSettings.read(node, file: "the request's settings").0 } catch { throw HTTPError(422, "\(error)") }
+        } ?? clip.analysisSettings
         let analysis: Analyzing.InMemory
         do {
             analysis = try Analyzing.inMemory(
-                sound, settings: clip.analysisSettings,
+                sound, settings: chosen,
                 settingsName: "clip \(clip.name) of \(PathName.lastComponent(path))")
         } catch {
             throw HTTPError(refusing: error)

@@ -50,7 +50,7 @@ extension Studio {
         StudioRoute(method: "POST", path: "/api/analysis", bodyLimit: StudioLimits.jsonBytes) { try $0.analyze($1) },
         StudioRoute(method: "GET", path: "/api/compare", bodyLimit: 0) { try $0.compareList($1) },
         StudioRoute(method: "POST", path: "/api/compare", bodyLimit: StudioLimits.jsonBytes) { try $0.comparePlay($1) },
-    ] + sessionRoutes + measureRoutes
+    ] + sessionRoutes + measureRoutes + hapticRoutes + projectRoutes
 
     /// The body as a JSON object ({} when empty).
     static func object(_ request: HTTPRequest) throws -> [String: Any] {
@@ -104,7 +104,9 @@ extension Studio {
             throw HTTPError(400, "give the file to open: {\"path\": \"relative/to/root.ahap\"}")
         }
         let clip = try Self.string(body, "clip")
-        if PathName.fileExtension(path).lowercased() == "hasp" { return try openProject(path, clip: clip) }
+        if PathName.fileExtension(path).lowercased() == "hasp" {
+            return try openProject(path, clip: clip, settings: try Self.projectSettings(request, clip: clip))
+        }
         if clip != nil { throw HTTPError(400, "\"clip\" chooses a clip of a Haptics Studio project (.hasp), not of '\(path)'") }
         let bytes = try root.read(path, limit: StudioLimits.patternBytes)
         let opened = StudioDocument.opening(bytes, file: path, root: root)
@@ -119,6 +121,7 @@ extension Studio {
             answer.merge(opened.summary) { $1 }
             answer["file"] = path
             answer["format"] = opened.format.rawValue
+            if let native = opened.native { answer["haptic"] = Self.hapticObject(native) }
             return answer
         }
         hub.broadcast(lock.withLock { _ in documentMessage("open") })
@@ -237,7 +240,10 @@ extension Studio {
             throw HTTPError(409, "'\(path)' exists; add overwrite=1 to replace it", extra: ["conflict": "exists"])
         }
         do throws(AudioResourceError) { try OutputFile.write(request.body, to: target) } catch { throw HTTPError(500, error.description) }
-        lock.withLock { _ in renderJob = nil }
+        lock.withLock { _ in
+            renderJob = nil
+            spliceBase = nil
+        }
         return HTTPResponse.json(["path": path, "bytes": request.body.count], status: 201)
     }
 
@@ -270,6 +276,7 @@ extension Studio {
         let answer: [String: Any] = lock.withLock { _ in
             settings = new
             renderJob = nil
+            spliceBase = nil
             transport.open(options)
             return settingsObject()
         }

@@ -51,7 +51,7 @@ enum StudioWork {
     /// - Throws: 400 for bad options, 422 for a render that fails or would last over 600 s.
     static func render(
         _ patterns: [PatternData], name: String, folder: String, root: String, channels: String?, sampleRate: String?,
-        profile: String?
+        profile: String?, transport: Transport = Transport()
     ) throws -> RenderedSamples {
         var engine = EngineSettings()
         engine.resources = [root]
@@ -70,7 +70,7 @@ enum StudioWork {
                     target: PatternTarget(pattern: path, locality: nil), pattern: CHHapticPattern(data: $0, sourceFolder: folder),
                     name: path)
             }
-            return try Render(loaded, engine: engine).samples()
+            return try Render(loaded, transport: transport, engine: engine).samples()
         } catch let error as ServiceError {
             throw HTTPError(refusing: error)
         }

@@ -8,7 +8,9 @@
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <thrum.h>
 
+#include <dlfcn.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -313,8 +315,22 @@ static void sleep_ms(long ms) {
     nanosleep(&time, NULL);
 }
 
+/* A host's alsa-lib error handler (libasound is loaded with libthrum; looked up so that the test needs no ALSA
+ * headers): libthrum leaves it as the host set it (thrum.h). */
+typedef void (*alsa_error_handler)(const char *file, int line, const char *function, int err, const char *fmt, ...);
+static void host_alsa_handler(const char *file, int line, const char *function, int err, const char *fmt, ...) {
+    (void)file; (void)line; (void)function; (void)err; (void)fmt;
+}
+
 static void test_live(const char *device) {
     char *error = NULL;
+    void *process = dlopen(NULL, RTLD_NOW);
+    int (*set_alsa_handler)(alsa_error_handler) = NULL;
+    *(void **)(&set_alsa_handler) = process ? dlsym(process, "snd_lib_error_set_handler") : NULL;
+    alsa_error_handler *alsa_handler = process ? (alsa_error_handler *)dlsym(process, "snd_lib_error") : NULL;
+    CHECK(set_alsa_handler && alsa_handler, "alsa-lib's error handler is found");
+    if (process) dlclose(process); /* libasound stays loaded: libthrum needs it */
+    if (set_alsa_handler) set_alsa_handler(host_alsa_handler);
     thrum_engine_settings settings;
     thrum_engine_settings_init(&settings);
     settings.channels = "L,R,H";
@@ -326,6 +342,7 @@ static void test_live(const char *device) {
     thrum_engine *engine = thrum_engine_open(&options, &error);
     CHECK(engine && !error, "engine_open %s: %s", device, error ? error : "");
     if (!engine) return;
+    CHECK(!alsa_handler || *alsa_handler == host_alsa_handler, "engine_open leaves the host's ALSA error handler");
     CHECK(thrum_engine_channels(engine) == 3 && thrum_engine_sample_rate(engine) == 48000, "engine setup");
     thrum_pattern *pattern = thrum_pattern_load("heartbeat", &error);
     thrum_player *player = thrum_player_new(engine, pattern, NULL, &error);
@@ -334,7 +351,20 @@ static void test_live(const char *device) {
     CHECK(thrum_player_set_rate(player, 2.0, &error) == 0, "rate 2");
     CHECK(thrum_player_set_rate(player, 0, &error) == THRUM_STATUS_USAGE && error, "rate 0 is refused");
     thrum_free(error);
-    CHECK(thrum_player_set_loop(player, 1, 0, 2, &error) == 0, "two passes");
+    CHECK(thrum_player_loop(player, NULL, NULL) == 0 && thrum_player_rate(player) == 2.0 && thrum_player_muted(player) == 0,
+          "state read back: loop %d, rate %f, muted %d", thrum_player_loop(player, NULL, NULL), thrum_player_rate(player),
+          thrum_player_muted(player));
+    CHECK(thrum_player_set_loop(player, 1, 0.5, 2, &error) == 0, "two passes");
+    double loop_end = -1;
+    int32_t passes = -1;
+    CHECK(thrum_player_loop(player, &loop_end, &passes) == 1 && loop_end == 0.5 && passes == 2,
+          "loop read back: end %f, passes %d", loop_end, (int)passes);
+    CHECK(thrum_player_set_loop(player, 1, 0, 2, &error) == 0, "two passes to the end");
+    thrum_player_set_muted(player, 1);
+    CHECK(thrum_player_muted(player) == 1, "muted read back");
+    thrum_player_set_muted(player, 0);
+    CHECK(thrum_player_loop(NULL, NULL, NULL) == -1 && thrum_player_rate(NULL) == -1 && thrum_player_muted(NULL) == -1,
+          "getters of NULL");
     CHECK(thrum_player_send_parameter(player, "HapticIntensityControl", 0.5f, 0, &error) == 0, "send");
     CHECK(thrum_player_send_parameter(player, "HapticIntensity", 0.5f, 0, &error) == THRUM_STATUS_USAGE && error,
           "an unknown parameter is refused");
@@ -353,6 +383,91 @@ static void test_live(const char *device) {
     CHECK(thrum_player_start(player, 0, &error) != 0 && error, "a player of a closed engine starts");
     thrum_free(error);
     thrum_player_free(player);
+    thrum_pattern_free(pattern);
+}
+
+/* A completion in flight while thrum_player_free runs: free waits for it, and none runs after free returns. */
+static volatile int race_entered = 0, race_left = 0, race_calls = 0;
+static void slow_completion(void *context, int status, const char *message) {
+    (void)context; (void)status; (void)message;
+    race_calls += 1;
+    race_entered = 1;
+    sleep_ms(300);
+    race_left = 1;
+}
+
+static void test_free_race(const char *device) {
+    char *error = NULL;
+    thrum_device_options options;
+    thrum_device_options_init(&options);
+    options.device = device;
+    thrum_engine *engine = thrum_engine_open(&options, &error);
+    CHECK(engine && !error, "engine_open %s: %s", device, error ? error : "");
+    if (!engine) return;
+    const char *json = "{\"Version\":1,\"Pattern\":[{\"Event\":{\"EventType\":\"HapticTransient\",\"Time\":0}}]}";
+    thrum_pattern *pattern = thrum_pattern_from_json(json, strlen(json), &error);
+    thrum_player *player = thrum_player_new(engine, pattern, NULL, &error);
+    CHECK(player && !error, "player_new: %s", error ? error : "");
+    thrum_player_set_completion(player, slow_completion, NULL);
+    CHECK(thrum_player_start(player, 0, &error) == 0, "start: %s", error ? error : "");
+    for (int i = 0; i < 500 && !race_entered; i++) sleep_ms(10);
+    CHECK(race_entered, "the completion ran");
+    thrum_player_free(player);
+    CHECK(race_left, "thrum_player_free returned while the completion still ran");
+    int calls = race_calls;
+    sleep_ms(200);
+    CHECK(race_calls == calls && calls == 1, "completion calls %d, then %d after free", calls, race_calls);
+    thrum_engine_close(engine);
+    thrum_pattern_free(pattern);
+}
+
+/* Device loss: two looping players on a private PulseAudio server, which is killed (SIGKILL, pid
+ * `server`) mid-play. Every completion carries 69 and a message; thrum_engine_finish returns 69. */
+typedef struct {
+    volatile int calls, status;
+    char message[256];
+} outcome;
+static void record_outcome(void *context, int status, const char *message) {
+    outcome *result = context;
+    result->status = status;
+    snprintf(result->message, sizeof result->message, "%s", message ? message : "");
+    result->calls += 1;
+}
+
+static void test_device_loss(const char *device, pid_t server) {
+    char *error = NULL;
+    thrum_device_options options;
+    thrum_device_options_init(&options);
+    options.device = device;
+    thrum_engine *engine = thrum_engine_open(&options, &error);
+    CHECK(engine && !error, "engine_open %s: %s", device, error ? error : "");
+    if (!engine) return;
+    thrum_pattern *pattern = thrum_pattern_load("heartbeat", &error);
+    outcome results[2];
+    memset(results, 0, sizeof results);
+    thrum_player *players[2];
+    for (int i = 0; i < 2; i++) {
+        players[i] = thrum_player_new(engine, pattern, NULL, &error);
+        CHECK(players[i] && !error, "player_new: %s", error ? error : "");
+        if (!players[i]) return;
+        thrum_player_set_completion(players[i], record_outcome, &results[i]);
+        CHECK(thrum_player_set_loop(players[i], 1, 0, 0, &error) == 0, "loop forever");
+        CHECK(thrum_player_start(players[i], 0, &error) == 0, "start: %s", error ? error : "");
+    }
+    sleep_ms(400);
+    CHECK(kill(server, SIGKILL) == 0, "kill the server %d", (int)server);
+    for (int i = 0; i < 500 && (results[0].calls == 0 || results[1].calls == 0); i++) sleep_ms(10);
+    for (int i = 0; i < 2; i++) {
+        CHECK(results[i].calls == 1 && results[i].status == THRUM_STATUS_UNAVAILABLE && results[i].message[0],
+              "player %d after device loss: %d calls, status %d, '%s'", i, results[i].calls, results[i].status,
+              results[i].message);
+    }
+    CHECK(thrum_engine_finish(engine, &error) == THRUM_STATUS_UNAVAILABLE && error, "finish after device loss: %s",
+          error ? error : "(no error)");
+    printf("thrum_test: device loss: %s\n", error ? error : "");
+    thrum_free(error);
+    thrum_engine_close(engine);
+    for (int i = 0; i < 2; i++) thrum_player_free(players[i]);
     thrum_pattern_free(pattern);
 }
 
@@ -457,8 +572,15 @@ int main(int argc, char **argv) {
     test_files(argv[4], argv[2]);
     test_import(argv[4], argv[2]);
     const char *device = getenv("THRUM_TEST_DEVICE");
+    const char *server = getenv("THRUM_TEST_KILL_SERVER"); /* the pid of a private sound server to kill */
+    if (device && *device && server && *server) {
+        test_device_loss(device, (pid_t)atol(server));
+        printf("thrum_test (device loss): %s (%d failures)\n", failures ? "FAILED" : "passed", failures);
+        return failures ? 1 : 0;
+    }
     if (device && *device) {
         test_live(device);
+        test_free_race(device);
         test_timing(device, argv[4]);
     } else {
         printf("thrum_test: live playback skipped (THRUM_TEST_DEVICE is not set)\n");

@@ -18,6 +18,9 @@ work="$(mktemp -d -t thrum-libthrum.XXXXXX)"
 started_pulse=0
 cleanup() {
     if ((started_pulse)); then "$root/Tools/dev/pulse-null-sink.sh" stop >/dev/null 2>&1 || true; fi
+    if [[ -d "$work/pulse-loss" ]]; then
+        THRUM_PULSE_RUNTIME="$work/pulse-loss" "$root/Tools/dev/pulse-null-sink.sh" stop >/dev/null 2>&1 || true
+    fi
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -49,6 +52,21 @@ fi
 for text in mg_start 'usage: thrum COMMAND' '.SH SYNOPSIS' 'complete -c thrum' 'http://www.w3.org/2000/svg'; do
     if grep -q -a -F -e "$text" "$prefix/lib/libthrum.so"; then fail "libthrum.so holds '$text' (civetweb, help, man, completions or plotting)"; fi
 done
+
+step "libthrum exports the functions of thrum.h and nothing else (Tools/ci/libthrum-symbols.txt)"
+grep -v '^#' "$root/Tools/ci/libthrum-symbols.txt" >"$work/symbols-expected.txt"
+# Exported: global (upper-case type); the linker leaves some Swift metadata in .dynsym bound LOCAL (lower case),
+# which no program can link to. The version script names every export, so the map must list them too.
+nm -D --defined-only "$prefix/lib/libthrum.so" | awk '$2 ~ /^[A-Z]$/ {print $3}' | sed 's/@.*//' | LC_ALL=C sort -u \
+    >"$work/symbols-exported.txt"
+diff "$work/symbols-expected.txt" "$work/symbols-exported.txt" ||
+    fail "libthrum.so's exports differ from Tools/ci/libthrum-symbols.txt (< listed only, > exported only)"
+sed -n 's/^ *\(thrum_[a-z0-9_]*\);$/\1/p' "$root/Tools/release/libthrum.map" | LC_ALL=C sort -u >"$work/symbols-map.txt"
+diff "$work/symbols-expected.txt" "$work/symbols-map.txt" ||
+    fail "Tools/release/libthrum.map's names differ from Tools/ci/libthrum-symbols.txt (< listed only, > in the map only)"
+grep -oE '\bthrum_[a-z0-9_]+\(' "$root/include/thrum.h" | tr -d '(' | LC_ALL=C sort -u >"$work/symbols-header.txt"
+diff "$work/symbols-expected.txt" "$work/symbols-header.txt" ||
+    fail "thrum.h's functions differ from Tools/ci/libthrum-symbols.txt (< listed only, > declared only)"
 
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 [[ "$(pkg-config --modversion thrum)" == "$version" ]] || fail "thrum.pc's version is not $version"
@@ -85,6 +103,40 @@ run_c=("${bare[@]}" LD_LIBRARY_PATH="$prefix/lib" "${pulse_env[@]}" THRUM_TEST_D
 "${run_c[@]}" ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 LSAN_OPTIONS=report_objects=0 \
     "$work/thrum_test_asan" "$version" "$oracle/once.wav" "$oracle/options.wav" "$work/c-asan-work"
 
+step "device loss: a second private PulseAudio server killed mid-play (C, then Python)"
+loss_runtime="$work/pulse-loss"
+loss_server() { THRUM_PULSE_RUNTIME="$loss_runtime" "$root/Tools/dev/pulse-null-sink.sh" "$@"; }
+loss_run() {  # starts the loss server and runs "$@" with its environment and THRUM_TEST_KILL_SERVER=its pid
+    loss_server start >/dev/null
+    "${bare[@]}" LD_LIBRARY_PATH="$prefix/lib" PULSE_SERVER="unix:$loss_runtime/native" PULSE_RUNTIME_PATH="$loss_runtime" \
+        PULSE_CLIENTCONFIG="$loss_runtime/client.conf" THRUM_TEST_DEVICE=pulse \
+        THRUM_TEST_KILL_SERVER="$(cat "$loss_runtime/pulseaudio.pid")" "$@"
+    loss_server stop >/dev/null 2>&1 || true
+}
+loss_run "$work/thrum_test" "$version" "$oracle/once.wav" "$oracle/options.wav" "$work/c-work"
+
+step "thrum_measure and live onsets from C on the simulated card (sim_lra, sim_hda), and under AddressSanitizer"
+# The simulated card (an ALSA plugin built with cc): without it the measurement tests are skipped, saying why.
+simcard_env=()
+if plugin="$("$root/Tools/dev/simcard/build.sh" 2>"$work/simcard.log")"; then
+    simcard_env=(THRUM_SIMCARD_PLUGIN="$plugin" THRUM_SIMCARD_DIR="$work/simcard"
+        ALSA_CONFIG_PATH="/usr/share/alsa/alsa.conf:$root/Tools/dev/simcard/profiles.conf")
+    mkdir -p "$work/simcard"
+    for test in thrum_measure_test thrum_onset_test; do
+        for variant in "" "-g -fsanitize=address -fno-omit-frame-pointer"; do
+            folder="$work/$test${variant:+-asan}-work"
+            mkdir -p "$folder"
+            # shellcheck disable=SC2086 # the variant's flags are words
+            cc -std=c99 -Wall -Wextra -Werror $variant "$root/Tests/libthrum/$test.c" "${flags[@]}" -lm -lpthread \
+                -o "$work/$test"
+            "${run_c[@]}" "${simcard_env[@]}" ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 LSAN_OPTIONS=report_objects=0 \
+                "$work/$test" "$folder"
+        done
+    done
+else
+    echo "skipped: the simulated card cannot be built ($(tail -1 "$work/simcard.log"))"
+fi
+
 step "C examples (examples/c/Makefile)"
 cp -R "$root/examples/c" "$work/c-examples"
 make -s -C "$work/c-examples"
@@ -96,5 +148,19 @@ rm -rf "$root/python/build" "$root/python/"*.egg-info
 
 step "pytest (no Swift toolchain in reach)"
 (cd "$work" && "${bare[@]}" "${pulse_env[@]}" THRUM_CLI="$prefix/bin/thrum" THRUM_C_EXAMPLES="$work/c-examples" \
-    LD_LIBRARY_PATH="$prefix/lib" "$work/venv/bin/python" -m pytest -p no:cacheprovider -q -rs "$root/python/tests")
+    LD_LIBRARY_PATH="$prefix/lib" "${simcard_env[@]}" "$work/venv/bin/python" -m pytest -p no:cacheprovider -q -rs "$root/python/tests")
+step "device loss from Python (a private server killed mid-play)"
+(cd "$work" && loss_run "$work/venv/bin/python" -m pytest -p no:cacheprovider -q "$root/python/tests/test_device_loss.py")
+step "pip install ./python with THRUM_USE_SYSTEM_LIBRARY=1: no Swift built, nothing bundled, the installed libthrum used"
+/usr/bin/python3 -m venv --system-site-packages "$work/venv-system"
+# No Swift on PATH (env -i): Tools/install.sh, if it ran, would fail.
+"${bare[@]}" THRUM_USE_SYSTEM_LIBRARY=1 "$work/venv-system/bin/pip" install --quiet --no-build-isolation --no-index "$root/python"
+rm -rf "$root/python/build" "$root/python/"*.egg-info
+system_package="$("$work/venv-system/bin/python" -c 'import importlib.util as u; print(u.find_spec("thrum").submodule_search_locations[0])')"
+[[ ! -e "$system_package/lib" ]] || fail "THRUM_USE_SYSTEM_LIBRARY=1 bundled a libthrum: $(ls "$system_package/lib")"
+(cd "$work" && "${bare[@]}" LD_LIBRARY_PATH="$prefix/lib" "$work/venv-system/bin/python" -c '
+import thrum, thrum._native as n
+assert n.library_path.startswith("libthrum.so") or n.library_path.startswith("'"$prefix"'/lib/"), n.library_path
+assert thrum.render(thrum.Pattern.load("heartbeat"), sample_rate=48000).shape[0] > 0
+print("system libthrum:", n.library_path)')
 step "all passed"

@@ -34,6 +34,13 @@ from ._live import Engine, Player
 __all__ = ["__version__", "ThrumError", "Pattern", "Diagnostic", "render", "check", "convert", "analyze",
            "import_project", "Engine", "Player", "monotonic_now"]
 
+from ._measure import Latency, Measurement, measure  # noqa: E402 (after __all__ above: a separate list)
+
+__all__ += ["measure", "Measurement", "Latency"]
+from ._onsets import Onset  # noqa: E402
+
+__all__ += ["Onset"]
+
 ThrumError.__module__ = "thrum"  # shown as thrum.ThrumError in tracebacks
 
 __version__: str = _native.decode(_lib.thrum_version())
@@ -54,6 +61,8 @@ class Pattern:
         self._handle = handle
         self.name = name
         """The name in messages: the path, or ``<json>`` / ``<haptic>`` for text."""
+        self.warnings: list = []
+        """What :func:`analyze` noted while making it (empty otherwise)."""
 
     @classmethod
     def load(cls, path_or_name: PathLike) -> "Pattern":
@@ -246,7 +255,8 @@ def analyze(sound: PathLike, output: PathLike, *, preset: Optional[str] = None, 
     JSON file, or a Haptics Studio project (``.hasp``) with ``clip``; the values (breakpoints_per_second,
     tolerance, attack, hold, release, sensitivity, gain, band as ``(low, high)`` in Hz, no_normalize) win over
     the file, the file over the preset; split: the transients in ``OUT_transients.ahap``. Raises
-    ThrumError."""
+    ThrumError. The pattern's ``warnings`` holds the notes on the settings and what the conversion to AHAP
+    changed, one line each (``note: ...``, ``warning: ...``), as ``thrum analyze`` prints them."""
     low, high = band if band is not None else (None, None)
     options = _native.AnalyzeOptions(
         preset=preset, settings=settings, clip=clip, breakpoints_per_second=breakpoints_per_second,
@@ -255,8 +265,10 @@ def analyze(sound: PathLike, output: PathLike, *, preset: Optional[str] = None, 
     warnings = _native._owned()
     _native.call_status(_lib.thrum_analyze, _native.encode(sound), _native.encode(output), _ctypes_ref(options),
                         _ctypes_ref(warnings))
-    _native.take_string(warnings)
-    return Pattern.load(output)
+    notes = _lines(_native.take_string(warnings))
+    pattern = Pattern.load(output)
+    pattern.warnings = notes
+    return pattern
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,14 @@
 """Live playback: an Engine on an ALSA device and its Players (re-exported by the thrum package)."""
 from __future__ import annotations
 
+import ctypes
 import os
 import threading
 from typing import Any, Callable, Optional, Sequence, Tuple, Union
 
 from . import _native
 from ._native import ThrumError, lib as _lib
+from ._onsets import Onset, install as _install_onsets
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -26,19 +28,26 @@ class Engine:
     ``engine_time``, ``dac_time`` on CLOCK_MONOTONIC, ``pattern``, ``player``, ``instance``, ``event``,
     ``type``, ``loop``; docs/timing.md), written when the engine closes. Use it as a context manager, or call
     :meth:`close`. Thread-safe.
+
+    on_onset: a callable given each :class:`Onset` as the device plays it (player id, label, event index, frame,
+    DAC time, ...), on an internal thread of the engine (never the render thread), in order, once its frame has
+    left the DAC, until the engine closes; keep it short (a slow callable delays the next onsets; an exception in it is printed and ignored).
     """
 
     def __init__(self, device: str = "default", channels: Optional[str] = None, sample_rate: Optional[int] = None,
                  period: Optional[int] = None, periods: Optional[int] = None, onset_log: Optional[PathLike] = None, *,
                  layout: Optional[str] = None, profile: Union[None, str, Sequence[str]] = None,
                  voices: Optional[int] = None, resources: Union[None, PathLike, Sequence[PathLike]] = None,
-                 allow_any_path: bool = False, haptics_from_audio: bool = False, preset: Optional[str] = None):
+                 allow_any_path: bool = False, haptics_from_audio: bool = False, preset: Optional[str] = None,
+                 on_onset: Optional[Callable[[Onset], Any]] = None):
         engine = _native.engine_settings(sample_rate=sample_rate, channels=channels, layout=layout, profile=profile,
                                   voices=voices, resources=resources, allow_any_path=allow_any_path,
                                   haptics_from_audio=haptics_from_audio, preset=preset)
         options = _native.DeviceOptions(device=device, period=period, periods=periods, onset_log=onset_log,
                                         engine=engine)
         self._handle = _native.call(_lib.thrum_engine_open, _ctypes_ref(options), failed=lambda h: not h)
+        # Kept while the engine lives: the C side holds its address.
+        self._onset_callback = _install_onsets(self._handle, on_onset) if on_onset is not None else None
         self.device = device
         """The ALSA device name."""
 
@@ -69,17 +78,20 @@ class Engine:
         seconds = _lib.thrum_engine_output_time(self._open(), engine_time)
         return None if seconds < 0 else float(seconds)
 
-    def player(self, pattern: "Pattern", actuator: Optional[str] = None) -> "Player":
+    def player(self, pattern: "Pattern", actuator: Optional[str] = None, *, label: Optional[str] = None) -> "Player":
         """A player of ``pattern`` on this engine (on the actuators of ``actuator``: a name of the channel map
-        or a group such as ``"handles"``; None: every actuator). Loads its audio files. Raises ThrumError."""
+        or a group such as ``"handles"``; None: every actuator). Loads its audio files. ``label`` names its
+        onsets (``"trial-12"``: the onset log's ``label`` and :attr:`Onset.label`). Raises ThrumError."""
         name = None if actuator is None else _native.encode(actuator)
         handle = _native.call(_lib.thrum_player_new, self._open(), pattern._handle, name, failed=lambda h: not h)
+        if label is not None:
+            _lib.thrum_player_set_label(handle, _native.encode(label))
         return Player(handle, self)
 
     def close(self) -> None:
         """Stops every player, lets the device play what it was given, closes it and writes the onset log.
-        Idempotent. Raises ThrumError (status 74) when the onset log cannot be written (the engine is closed
-        all the same)."""
+        Idempotent. Raises ThrumError (the engine is closed all the same): 74 when the onset log cannot be
+        written, 69 when the device or its sound server was lost while playing."""
         handle, self._handle = self._handle, None
         if handle:
             try:
@@ -113,27 +125,37 @@ class Player:
         """Internal: use :meth:`Engine.player`."""
         self._handle = handle
         self._engine = engine
-        self._loop = False
-        self._loop_end = 0.0
-        self._loop_passes = 0
-        self._rate = 1.0
-        self._muted = False
         self._finished = threading.Event()
+        self._started = False  # wait() on a player never started would block for ever: it raises instead
+        self._failure: Optional[ThrumError] = None  # why the last playback failed (device loss: 69)
         self._on_completion: Optional[Callable[[Optional[ThrumError]], None]] = None
         self._callback = _native.COMPLETION(self._completed)  # kept: the C side holds its address
         _lib.thrum_player_set_completion(self._handle, self._callback, None)
 
-    def start(self, at: float = 0, *, monotonic: Optional[float] = None) -> None:
+    def start(self, at: float = 0, *, monotonic: Optional[float] = None, late: str = "refuse") -> None:
         """Plays a new instance of the pattern from its start (or from a seek made while stopped), at engine
         time ``at``, or with ``monotonic`` on the frame that leaves the DAC at that CLOCK_MONOTONIC time
         (seconds, see :func:`monotonic_now`), as ``thrum play --start-at`` does: that call waits until the
         device's clock has settled (at most 5 s) and raises ThrumError (64) for a time that has passed or
-        is nearer than the device's buffer reaches (the message names the earliest time)."""
+        is nearer than the device's buffer reaches (the message names the earliest time). An ``at`` the
+        engine clock (:attr:`Engine.time`) has passed raises ThrumError (64, naming how many ms late) unless
+        ``late="play"``, which starts it at once, late."""
+        if late not in ("refuse", "play"):
+            raise ThrumError(f"late takes 'refuse' or 'play', not {late!r}", 64)
         self._finished.clear()
+        self._started = True
+        self._failure = None
         if monotonic is None:
-            _native.call_status(_lib.thrum_player_start, self._handle, at)
+            start = _lib.thrum_player_start if late == "refuse" else _lib.thrum_player_start_late
+            _native.call_status(start, self._handle, at)
         else:
             _native.call_status(_lib.thrum_player_start_at_monotonic, self._handle, float(monotonic))
+
+    @property
+    def id(self) -> int:
+        """The player's number on its engine: 1, 2, ... in the order the engine made its players (the onset
+        log's ``player`` and :attr:`Onset.player`)."""
+        return int(_lib.thrum_player_id(self._handle))
 
     def stop(self, at: float = 0) -> None:
         """Stops every instance, with a 5 ms fade."""
@@ -154,53 +176,65 @@ class Player:
     @property
     def loop(self) -> bool:
         """Whether the pattern loops (at :attr:`loop_end`, :attr:`loop_passes` passes)."""
-        return self._loop
+        return self._loop_state()[0]
 
     @loop.setter
     def loop(self, enabled: bool) -> None:
-        self._set_loop(bool(enabled), self._loop_end, self._loop_passes)
+        _, end, passes = self._loop_state()
+        self._set_loop(bool(enabled), end, passes)
 
     @property
     def loop_end(self) -> float:
         """The loop point in pattern seconds; 0 (default): the pattern's end."""
-        return self._loop_end
+        return self._loop_state()[1]
 
     @loop_end.setter
     def loop_end(self, seconds: float) -> None:
-        self._set_loop(self._loop, float(seconds), self._loop_passes)
+        enabled, _, passes = self._loop_state()
+        self._set_loop(enabled, float(seconds), passes)
 
     @property
     def loop_passes(self) -> int:
         """Passes played in all when looping, then the release tail; 0 (default): forever. From the next start."""
-        return self._loop_passes
+        return self._loop_state()[2]
 
     @loop_passes.setter
     def loop_passes(self, passes: int) -> None:
-        self._set_loop(self._loop, self._loop_end, int(passes))
+        enabled, end, _ = self._loop_state()
+        self._set_loop(enabled, end, int(passes))
 
     def _set_loop(self, enabled: bool, end: float, passes: int) -> None:
         _native.call_status(_lib.thrum_player_set_loop, self._handle, int(enabled), end, passes)
-        self._loop, self._loop_end, self._loop_passes = enabled, end, passes
+
+    def _loop_state(self) -> Tuple[bool, float, int]:
+        """The loop as libthrum holds it (thrum_player_loop): enabled, end, passes."""
+        end, passes = ctypes.c_double(), ctypes.c_int32()
+        enabled = _lib.thrum_player_loop(self._live(), ctypes.byref(end), ctypes.byref(passes))
+        return enabled == 1, end.value, passes.value
+
+    def _live(self) -> Any:
+        """The player's handle; ThrumError (64) once it is closed."""
+        if not self._handle:
+            raise ThrumError("the player is closed", 64)
+        return self._handle
 
     @property
     def rate(self) -> float:
         """Playback speed, 0.01 … 100 (2: twice as fast; pitch unchanged)."""
-        return self._rate
+        return float(_lib.thrum_player_rate(self._live()))
 
     @rate.setter
     def rate(self, rate: float) -> None:
         _native.call_status(_lib.thrum_player_set_rate, self._handle, float(rate))
-        self._rate = float(rate)
 
     @property
     def muted(self) -> bool:
         """Whether the player's audio and haptics are silenced (it keeps its place)."""
-        return self._muted
+        return _lib.thrum_player_muted(self._live()) == 1
 
     @muted.setter
     def muted(self, muted: bool) -> None:
         _lib.thrum_player_set_muted(self._handle, int(bool(muted)))
-        self._muted = bool(muted)
 
     @property
     def position(self) -> Optional[float]:
@@ -232,14 +266,23 @@ class Player:
         self._on_completion = callback
 
     def wait(self, timeout: Optional[float] = None) -> bool:
-        """Waits until playback ends (or ``timeout`` seconds); returns whether it ended."""
-        return self._finished.wait(timeout)
+        """Waits until playback ends (or ``timeout`` seconds); returns whether it ended. Raises the
+        ThrumError playback ended with when it failed (69: the device or its sound server was lost), and
+        ThrumError 64 for a player never started (nothing would ever end)."""
+        if not self._started:
+            raise ThrumError("the player was never started: call player.start() before wait()", 64)
+        ended = self._finished.wait(timeout)
+        if ended and self._failure is not None:
+            raise self._failure
+        return ended
 
     def _completed(self, context: Any, status: int, message: Optional[bytes]) -> None:
         callback = self._on_completion
+        failure = None if status == 0 else ThrumError(_native.decode(message), status)
+        self._failure = failure
         try:
             if callback is not None:
-                callback(None if status == 0 else ThrumError(_native.decode(message), status))
+                callback(failure)
         finally:
             self._finished.set()
 

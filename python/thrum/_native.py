@@ -5,6 +5,7 @@ thrum package."""
 from __future__ import annotations
 
 import ctypes
+import ctypes.util
 import os
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Sequence
@@ -138,13 +139,29 @@ class ThrumError(Exception):
 
 
 def _library_path() -> str:
+    """Where libthrum is, found as python-soundfile finds libsndfile: ``$THRUM_LIBRARY`` when set (an explicit
+    choice), else the copy bundled in the package (``thrum/lib/libthrum.so``, from ``pip install ./python``),
+    else the system's (``ctypes.util.find_library("thrum")``: the ``.deb``'s or ``Tools/install.sh``'s, through
+    the loader's cache or ``LD_LIBRARY_PATH``). Raises OSError naming the three places when none has it."""
     override = os.environ.get("THRUM_LIBRARY")
     if override:
         return override
-    return str(Path(__file__).resolve().parent / "lib" / "libthrum.so")
+    bundled = Path(__file__).resolve().parent / "lib" / "libthrum.so"
+    if bundled.exists():
+        return str(bundled)
+    system = ctypes.util.find_library("thrum")
+    if system:
+        return system
+    raise OSError(f"libthrum not found: not bundled ({bundled}), $THRUM_LIBRARY not set, and none installed "
+                  "(ctypes.util.find_library('thrum')); install Thrum (Tools/install.sh or the .deb) or reinstall "
+                  "this package without THRUM_USE_SYSTEM_LIBRARY")
 
 
-lib = ctypes.CDLL(_library_path())
+library_path = _library_path()
+"""The libthrum this package uses (see ``_library_path``)."""
+
+
+lib = ctypes.CDLL(library_path)
 
 _signatures: dict[str, tuple[Any, list[Any]]] = {
     "thrum_version": (ctypes.c_char_p, []),
@@ -187,6 +204,7 @@ _signatures: dict[str, tuple[Any, list[Any]]] = {
     "thrum_engine_close": (None, [_handle]),
     "thrum_player_new": (_handle, [_handle, _handle, ctypes.c_char_p, _error]),
     "thrum_player_start": (ctypes.c_int, [_handle, ctypes.c_double, _error]),
+    "thrum_player_start_late": (ctypes.c_int, [_handle, ctypes.c_double, _error]),
     "thrum_player_start_at_monotonic": (ctypes.c_int, [_handle, ctypes.c_double, _error]),
     "thrum_player_stop": (ctypes.c_int, [_handle, ctypes.c_double, _error]),
     "thrum_player_pause": (ctypes.c_int, [_handle, ctypes.c_double, _error]),
@@ -196,6 +214,9 @@ _signatures: dict[str, tuple[Any, list[Any]]] = {
     "thrum_player_set_rate": (ctypes.c_int, [_handle, ctypes.c_double, _error]),
     "thrum_player_set_muted": (None, [_handle, ctypes.c_int]),
     "thrum_player_position": (ctypes.c_double, [_handle]),
+    "thrum_player_loop": (ctypes.c_int, [_handle, ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_int32)]),
+    "thrum_player_rate": (ctypes.c_double, [_handle]),
+    "thrum_player_muted": (ctypes.c_int, [_handle]),
     "thrum_player_send_parameter": (ctypes.c_int, [_handle, ctypes.c_char_p, ctypes.c_float, ctypes.c_double, _error]),
     "thrum_player_schedule_curve": (
         ctypes.c_int,
