@@ -92,7 +92,7 @@ let package = Package(
         .target(
             name: "ThrumStudio",
             dependencies: [
-                "CCivetWeb", "Thrum", "ThrumServices", "ThrumModel", "AHAPCodec", "HapticFormats", "AudioResources", "ALSAOutput",
+                "CCivetWeb", "Thrum", "ThrumServices", "ThrumModel", "AHAPCodec", "HapticFormats", "AudioResources",
                 "FoundationStandIns", "ActuatorMeasurement",
             ],
             swiftSettings: strict),

@@ -93,7 +93,9 @@ thrum_pattern *thrum_pattern_from_json(const char *json, size_t length, char **e
  * Thread-safe. */
 thrum_pattern *thrum_pattern_from_haptic(const char *json, size_t length, char **error);
 
-/* The pattern's duration in seconds (release tails excluded); -1 for NULL. Thread-safe. */
+/* The pattern's duration in seconds (release tails excluded), each AudioCustom file counted at its length
+ * as `thrum info` counts it (a WAV loaded as a pattern lasts as long as the sound; a file not found next to
+ * the pattern counts 0); -1 for NULL. Reads the audio files' headers. Thread-safe. */
 double thrum_pattern_duration(const thrum_pattern *pattern);
 
 /* Writes the pattern to `path` as AHAP (.ahap) or .haptic (.haptic: converted as `thrum convert` does),
@@ -324,6 +326,18 @@ uint64_t thrum_engine_xruns(const thrum_engine *engine);
  * first periods, and once the engine has finished. Thread-safe. */
 double thrum_engine_output_time(const thrum_engine *engine, double engine_time);
 
+/* Seconds from now until what the engine renders now leaves the DAC (the device buffer plus the sound
+ * server's latency, from ALSA's status timestamps; docs/timing.md): how late a start at 0 is heard. -1 for
+ * NULL, until the device has played its first periods, and once the engine has finished. Thread-safe. */
+double thrum_engine_latency(const thrum_engine *engine);
+
+/* The playback devices ALSA lists (its name hints), as `thrum devices` shows them: *devices receives one
+ * line per device, "NAME\tDEFAULT\tDESCRIPTION\n" (NAME as thrum_device_options.device takes it; DEFAULT 1
+ * for the device opened when none is named, else 0; DESCRIPTION ALSA's, tabs and line breaks made spaces,
+ * maybe empty), or NULL when ALSA lists none; free it with thrum_free. Returns 0, or a status and *error.
+ * Reads ALSA's configuration; thread-safe. */
+int thrum_devices(char **devices, char **error);
+
 /* CLOCK_MONOTONIC now, in seconds (clock_gettime(CLOCK_MONOTONIC); Python's time.monotonic() on Linux).
  * Thread-safe; real-time safe. */
 double thrum_monotonic_now(void);
@@ -332,7 +346,8 @@ double thrum_monotonic_now(void);
  * given, closes it and, with --onset-log, writes the log (every onset the device played; a last line
  * {"lost_onsets":N} when N could not be logged) through a temporary file and a rename. Returns 0, or a
  * status and *error (74 the log cannot be written: nothing is left). Only the first call does anything;
- * the engine stays a valid handle for thrum_engine_close, and player calls fail from then on. Thread-safe. */
+ * the engine stays a valid handle for thrum_engine_close, and player calls fail from then on (64 "the engine
+ * is closed"; 69 with the device's message when it was lost). Thread-safe. */
 int thrum_engine_finish(thrum_engine *engine, char **error);
 
 /* Finishes the engine as thrum_engine_finish does, when that has not been called (an onset log that cannot

@@ -39,13 +39,16 @@ package enum FileSystem {
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
+            // Read the name in place up to its NUL: a record is only as long as its name (`d_reclen`),
+            // so copying the whole `dirent` (`entry.pointee`) reads bytes readdir never wrote.
+            let name = String(cString: UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self))
             if name != "." && name != ".." { names.append(name) }
         }
         return names
     }
+
+    /// Bytes from the start of a `dirent` to its `d_name`.
+    private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
 
     /// `path` made absolute against the current directory, with `.` components and each `..` with the
     /// component before it removed by name (no links followed), as `URL(fileURLWithPath:).path` gives it:

@@ -37,6 +37,25 @@ public func thrum_engine_output_time(_ engine: OpaquePointer?, _ engineTime: Dou
     engine.flatMap { object($0, as: LiveEngine.self).outputTime(forEngineTime: engineTime) } ?? -1
 }
 
+@_cdecl("thrum_engine_latency")
+public func thrum_engine_latency(_ engine: OpaquePointer?) -> Double {
+    engine.flatMap { object($0, as: LiveEngine.self).outputLatency } ?? -1
+}
+
+@_cdecl("thrum_devices")
+public func thrum_devices(_ devices: ErrorOut, _ error: ErrorOut) -> Int32 {
+    clear(devices)
+    return status(error) {
+        // One line each: name, 1 for the default device (else 0), description; tabs and line breaks in a
+        // description become spaces so that the fields stay apart.
+        let lines = PlaybackDevices.list().map { device in
+            let description = String(device.description.map { $0 == "\t" || $0.isNewline ? " " : $0 })
+            return "\(device.name)\t\(device.isDefault ? 1 : 0)\t\(description)"
+        }
+        store(lines, into: devices)
+    }
+}
+
 @_cdecl("thrum_monotonic_now")
 public func thrum_monotonic_now() -> Double { StartTiming.monotonicNow() }
 

@@ -104,6 +104,16 @@ package final class LiveEngine: @unchecked Sendable {
         (try? engine(for: .all))?.outputTime(forEngineTime: time)
     }
 
+    /// Seconds from now until what the engine renders now leaves the DAC (the device buffer and the sound
+    /// server's own latency, from ALSA's status timestamps): how late a start at time 0 is heard. Nil until
+    /// the device has played its first periods, and once closed.
+    package var outputLatency: Double? {
+        guard let engine = try? engine(for: .all), let leaves = engine.outputTime(forEngineTime: engine.currentTime) else {
+            return nil
+        }
+        return leaves - StartTiming.monotonicNow()
+    }
+
     /// Stops every player, closes the device after it has played what it was given, then writes the
     /// onset log (every onset the device played; `{"lost_onsets":N}` last when some could not be
     /// logged). Only the first call does anything.
@@ -156,6 +166,7 @@ package final class LivePlayer: @unchecked Sendable {
     package func setLabel(_ label: String?) { onsets.label(id, label) }
 
     private func perform(_ action: () throws -> Void) throws(ServiceError) {
+        try ensureRunning()
         do {
             try action()
         } catch {

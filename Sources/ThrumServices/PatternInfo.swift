@@ -37,15 +37,9 @@ package enum PatternInfo {
         }
         // Audio files count in the duration: each one found next to the pattern (or, for a bundled pattern,
         // in Resources/Audio) is probed for its length.
-        let resolver = ResourcePathResolver(roots: path == "-" ? [] : BundledResources.audioRoots(for: path))
         let parent = PathName.parent(path)
         let folder: String? = path == "-" ? nil : parent.isEmpty ? "." : parent
-        let duration = pattern.duration { index in
-            guard let file = pattern.events[index].waveformPath, let opened = try? resolver.open(file, relativeTo: folder) else {
-                return nil
-            }
-            return (try? AudioFileInfo.probe(opened))?.durationSeconds
-        }
+        let duration = Patterns.duration(of: pattern, folder: folder, roots: path == "-" ? [] : BundledResources.audioRoots(for: path))
         return File(
             target: target, name: name, pattern: pattern,
             facts: .ahap(pattern: pattern, duration: duration, warnings: loaded.diagnostics.count))

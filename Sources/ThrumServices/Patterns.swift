@@ -1,4 +1,5 @@
 import AHAPCodec
+import AudioResources
 import FoundationEssentials
 import FoundationStandIns
 import HapticFormats
@@ -55,8 +56,14 @@ package struct PatternToPlay: @unchecked Sendable {
         self.name = name
     }
 
-    /// The pattern's duration in seconds (release tails excluded).
-    package var duration: Double { pattern.duration }
+    /// The pattern's duration in seconds (release tails excluded), each `AudioCustom` file counted at its
+    /// length as `thrum info` and a player count it (docs/decisions.md); a file that is not found next to the
+    /// pattern (or, for a bundled pattern, in the bundled audio) counts as in `CHHapticPattern.duration`.
+    /// Reads the files' headers on the calling thread.
+    package var duration: Double {
+        Patterns.duration(of: pattern.data, folder: pattern.sourceFolder,
+                          roots: pattern.sourceFolder.map(BundledResources.audioRoots(forFolder:)) ?? [])
+    }
 }
 
 /// Loading patterns the way every front door names them: a file, a bundled pattern by name, `-` for
@@ -87,6 +94,17 @@ package enum Patterns {
         let folder = path == "-" ? nil : PatternInput.folder(of: path)
         return PatternToPlay(
             target: target, pattern: CHHapticPattern(data: pattern, sourceFolder: folder), name: PatternInput.displayName(path))
+    }
+
+    /// `pattern`'s duration with each `AudioCustom` file that `folder` or `roots` hold counted at its length.
+    package static func duration(of pattern: PatternData, folder: String?, roots: [String]) -> Double {
+        let resolver = ResourcePathResolver(roots: roots)
+        return pattern.duration { index in
+            guard let file = pattern.events[index].waveformPath, let opened = try? resolver.open(file, relativeTo: folder) else {
+                return nil
+            }
+            return (try? AudioFileInfo.probe(opened))?.durationSeconds
+        }
     }
 
     /// A pattern from the text of an AHAP document (`haptic` false, named `<json>` in messages) or of a

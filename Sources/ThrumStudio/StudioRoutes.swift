@@ -1,5 +1,4 @@
 import AHAPCodec
-import ALSAOutput
 import AudioResources
 import FoundationEssentials
 import FoundationStandIns
@@ -251,7 +250,7 @@ extension Studio {
         let current = lock.withLock { _ in settings.device }
         return .json([
             "current": current,
-            "devices": ALSADevices.playbackDevices().map { ["name": $0.name, "description": $0.description, "default": $0.isDefault] },
+            "devices": PlaybackDevices.list().map { ["name": $0.name, "description": $0.description, "default": $0.isDefault] },
         ])
     }
 

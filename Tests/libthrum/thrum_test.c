@@ -322,6 +322,24 @@ static void host_alsa_handler(const char *file, int line, const char *function, 
     (void)file; (void)line; (void)function; (void)err; (void)fmt;
 }
 
+/* thrum_devices lists ALSA's playback PCMs; `null` is in every alsa-lib configuration. */
+static void test_devices(void) {
+    char *devices = NULL, *error = NULL;
+    CHECK(thrum_devices(&devices, &error) == 0 && !error, "devices: %s", error ? error : "");
+    int null_found = 0;
+    for (char *line = devices; line && *line;) {
+        char *end = strchr(line, '\n');
+        CHECK(end != NULL, "a device line ends with a line break");
+        if (!end) break;
+        char *tab = strchr(line, '\t');
+        CHECK(tab && tab < end && (tab[1] == '0' || tab[1] == '1') && tab[2] == '\t', "line fields: %.*s", (int)(end - line), line);
+        if (tab && (size_t)(tab - line) == 4 && strncmp(line, "null", 4) == 0) null_found = 1;
+        line = end + 1;
+    }
+    CHECK(null_found, "the null device is listed:\n%s", devices ? devices : "(none)");
+    thrum_free(devices);
+}
+
 static void test_live(const char *device) {
     char *error = NULL;
     void *process = dlopen(NULL, RTLD_NOW);
@@ -379,6 +397,11 @@ static void test_live(const char *device) {
     CHECK(completions == 1, "completion callback ran %d times", completions);
     CHECK(thrum_engine_time(engine) - started >= 0.9, "ended after %f s of engine time", thrum_engine_time(engine) - started);
     CHECK(thrum_player_position(player) == -1, "position after the end %f", thrum_player_position(player));
+    /* The device has played for a second, so its latency is known: more than 1 ms (at least a period is
+     * queued ahead of the DAC) and less than a second on any device here. */
+    double latency = thrum_engine_latency(engine);
+    CHECK(latency > 0.001 && latency < 1.0, "latency %f s", latency);
+    CHECK(thrum_engine_latency(NULL) == -1, "latency of NULL");
     thrum_engine_close(engine);
     CHECK(thrum_player_start(player, 0, &error) != 0 && error, "a player of a closed engine starts");
     thrum_free(error);
@@ -571,6 +594,7 @@ int main(int argc, char **argv) {
     test_errors(argv[4]);
     test_files(argv[4], argv[2]);
     test_import(argv[4], argv[2]);
+    test_devices();
     const char *device = getenv("THRUM_TEST_DEVICE");
     const char *server = getenv("THRUM_TEST_KILL_SERVER"); /* the pid of a private sound server to kill */
     if (device && *device && server && *server) {

@@ -43,6 +43,9 @@ done
 [[ "$(readelf -d "$prefix/lib/libthrum.so" | sed -n 's/.*soname: \[\(.*\)\]/\1/p')" == "libthrum.so.0" ]] ||
     fail "libthrum.so's soname is not libthrum.so.0"
 
+step "libthrum is stripped of its debug information"
+if readelf -S "$prefix/lib/libthrum.so" | grep -q -F .debug_; then fail "libthrum.so carries debug information"; fi
+
 step "libthrum links none of the command line, the studio, civetweb, man pages, completions or plotting"
 # Their Swift symbols (module names ThrumCommandLine, ThrumStudio mangled as 16ThrumCommandLine, 11ThrumStudio) and
 # their texts (civetweb's functions are looked up by name; help, man pages, completions and SVG plots are text).
@@ -102,6 +105,17 @@ run_c=("${bare[@]}" LD_LIBRARY_PATH="$prefix/lib" "${pulse_env[@]}" THRUM_TEST_D
 # test's handles but ignores what is still reachable at exit.
 "${run_c[@]}" ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 LSAN_OPTIONS=report_objects=0 \
     "$work/thrum_test_asan" "$version" "$oracle/once.wav" "$oracle/options.wav" "$work/c-asan-work"
+
+step "C test under valgrind's memcheck (offline calls): no invalid or uninitialised read, no invalid free"
+if command -v valgrind >/dev/null; then
+    mkdir -p "$work/c-valgrind-work"
+    # The Swift runtime's caches live until exit: leaks are not checked here (AddressSanitizer checks the test's).
+    "${bare[@]}" LD_LIBRARY_PATH="$prefix/lib" valgrind --quiet --error-exitcode=99 --leak-check=no \
+        "$work/thrum_test" "$version" "$oracle/once.wav" "$oracle/options.wav" "$work/c-valgrind-work" ||
+        fail "valgrind reported the errors above in thrum_test"
+else
+    echo "skipped: valgrind is not installed (Tools/dev/system-packages.sh test installs it)"
+fi
 
 step "device loss: a second private PulseAudio server killed mid-play (C, then Python)"
 loss_runtime="$work/pulse-loss"

@@ -52,15 +52,17 @@ declare -A why=(
     [fish]="runs the fish completion script in ShellCompletionTests"
     [man-db]="man(1), which formats the man pages in ShellCompletionTests"
     [dpkg-dev]="dpkg-shlibdeps, which computes the .deb's Depends (Tools/release/package-deb.sh)"
-    [binutils]="strip, for the packaged binary"
+    [binutils]="strip: Tools/install.sh strips libthrum of its debug information, the package its binaries"
     [lintian]="checks the .deb against Debian policy (Tools/ci/test-package.sh)"
-    [valgrind]="traces the start-up path for Tools/release/startup-order.py --check"
+    [valgrind]="traces the start-up path for Tools/release/startup-order.py --check; runs libthrum's C test under memcheck"
     [mmdebstrap]="makes the fresh Debian 12 root the .deb is installed into (Tools/ci/test-package.sh)"
 )
-build_packages=(pkg-config libasound2-dev libsndfile1-dev libsamplerate0-dev libasound2-plugins librsvg2-bin libcivetweb-dev)
+build_packages=(pkg-config libasound2-dev libsndfile1-dev libsamplerate0-dev libasound2-plugins librsvg2-bin libcivetweb-dev binutils)
 test_packages=(pulseaudio pulseaudio-utils alsa-utils sox python3 pipewire pipewire-bin wireplumber dbus jackd2 jack-capture python3-pytest python3-websocket chromium chromium-driver python3-selenium)
 # The shells and man(1) that ShellCompletionTests run the completion scripts and man pages in.
 test_packages+=(bash zsh fish man-db)
+# libthrum under memcheck (Tools/ci/test-libthrum.sh).
+test_packages+=(valgrind)
 # What Tools/release/package-deb.sh and Tools/ci/test-package.sh use: dpkg-shlibdeps, strip, lintian, a fresh Debian root.
 package_packages=(dpkg-dev binutils lintian mmdebstrap valgrind)
 # libthrum's tests (Tools/ci/test-libthrum.sh): C and C++ compilers, make, Debian's python3 with venv, numpy, pytest,

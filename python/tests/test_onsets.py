@@ -57,3 +57,41 @@ print(json.dumps(dict(ids=ids, before_close=before_close, late=[a > closed for a
     assert [line.get("label") for line in lines] == ["trial-1"] * 3 + [None] * 3
     for line, onset in zip(lines, onsets):
         assert onset["dac_time"] is not None and abs(line["dac_time"] - onset["dac_time"]) < 1e-6
+
+
+def test_the_onset_iterator_yields_each_onset_as_it_plays_and_ends_when_the_engine_closes(tmp_path):
+    log = tmp_path / "onsets.jsonl"
+    found = run(tmp_path, f"""
+import threading
+pattern = thrum.Pattern.from_json({{"Version": 1, "Pattern": [
+    {{"Event": {{"Time": t, "EventType": "HapticTransient"}}}} for t in (0.0, 0.05, 0.1)]}})
+engine = thrum.Engine(device="sim_hda", channels="L+H,R+H", onset_log={str(log)!r})
+onsets = engine.onsets()
+player = engine.player(pattern, label="block-1")
+player.start()
+got, arrived = [], []
+def close_later():
+    player.wait(5)
+    threading.Event().wait(0.3)
+    engine.close()
+closer = threading.Thread(target=close_later)
+closer.start()
+for onset in onsets:  # ends when the engine closes
+    got.append(onset)
+    arrived.append(thrum.monotonic_now())
+closer.join()
+quiet = list(thrum.Engine(device="sim_hda", channels="L+H,R+H").onsets(timeout=0.2))
+print(json.dumps(dict(quiet=len(quiet), arrived=arrived,
+    onsets=[dict(player=o.player, label=o.label, event=o.event, frame=o.frame, dac_time=o.dac_time) for o in got])))
+""")
+    assert found["quiet"] == 0, "an engine that plays nothing yielded onsets"
+    onsets = found["onsets"]
+    assert [(o["player"], o["event"], o["label"]) for o in onsets] == [(1, 0, "block-1"), (1, 1, "block-1"), (1, 2, "block-1")]
+    frames = [o["frame"] for o in onsets]
+    assert [b - a for a, b in zip(frames, frames[1:])] == [2400, 2400]  # 50 ms at 48 kHz
+    # Each arrived once its frame had left the DAC (not after the fact): 50 ms apart, give or take the engine's
+    # onset thread, and the log (written at close) holds the same frames.
+    assert all(a >= o["dac_time"] for a, o in zip(found["arrived"], onsets))
+    assert found["arrived"][2] - found["arrived"][0] > 0.05
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [line["stream_frame"] for line in lines] == frames

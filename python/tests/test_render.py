@@ -1,6 +1,8 @@
 """thrum.render equals `thrum render … --format float` sample for sample; patterns load as the CLI loads them."""
 import json
 import re
+import struct
+import wave
 
 import numpy as np
 import pytest
@@ -93,6 +95,21 @@ def test_duration_is_the_patterns():
         {"Event": {"EventType": "HapticTransient", "Time": 0.25}},
         {"Event": {"EventType": "HapticContinuous", "Time": 0.5, "EventDuration": 0.75}}]})
     assert pattern.duration == pytest.approx(1.25)
+
+
+def test_a_sound_and_a_pattern_playing_it_last_as_long_as_the_sound(tmp_path):
+    # 4,800 frames at 48 kHz: 100 ms (the length comes from the file written here, not from libthrum).
+    sound = tmp_path / "tap.wav"
+    with wave.open(str(sound), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(48000)
+        out.writeframes(struct.pack("<h", 1000) * 4800)
+    assert thrum.Pattern.load(str(sound)).duration == pytest.approx(0.1)
+    ahap = tmp_path / "tap.ahap"
+    ahap.write_text(json.dumps({"Version": 1, "Pattern": [
+        {"Event": {"EventType": "AudioCustom", "Time": 0.25, "EventWaveformPath": "tap.wav"}}]}))
+    assert thrum.Pattern.load(str(ahap)).duration == pytest.approx(0.35)
 
 
 def test_write_ahap_and_haptic_round_trip(tmp_path):

@@ -32,7 +32,7 @@ from ._native import ThrumError, lib as _lib
 from ._live import Engine, Player
 
 __all__ = ["__version__", "ThrumError", "Pattern", "Diagnostic", "render", "check", "convert", "analyze",
-           "import_project", "Engine", "Player", "monotonic_now"]
+           "import_project", "Engine", "Player", "monotonic_now", "devices", "Device"]
 
 from ._measure import Latency, Measurement, measure  # noqa: E402 (after __all__ above: a separate list)
 
@@ -91,7 +91,8 @@ class Pattern:
 
     @property
     def duration(self) -> float:
-        """The pattern's length in seconds (release tails excluded)."""
+        """The pattern's length in seconds (release tails excluded), each audio file it plays counted at its
+        length (a sound file loaded as a pattern lasts as long as the sound)."""
         return float(_lib.thrum_pattern_duration(self._handle))
 
     def write(self, path: PathLike) -> list[str]:
@@ -301,6 +302,29 @@ def import_project(project: PathLike, folder: PathLike, *, format: str = "haptic
         failure.written, failure.warnings = files, lines
         raise failure
     return Imported(written=files, notes=[line[len("note: "):] for line in lines if line.startswith("note: ")])
+
+
+@dataclass(frozen=True)
+class Device:
+    """A playback device ALSA lists."""
+    name: str
+    """The name ``Engine(device=…)`` takes (``default``, ``pulse``, ``hw:CARD=PCH,DEV=0``, …)."""
+    description: str
+    """ALSA's description (its lines joined with " — "), or ""."""
+    default: bool
+    """True for the device opened when none is named."""
+
+
+def devices() -> list[Device]:
+    """The playback devices ALSA lists (its name hints), in ALSA's order, as ``thrum devices`` shows them;
+    empty when it lists none. Reads ALSA's configuration."""
+    listed = _native._owned()
+    _native.call_status(_lib.thrum_devices, _ctypes_ref(listed))
+    found = []
+    for line in _lines(_native.take_string(listed)):
+        name, default, description = line.split("\t", 2)
+        found.append(Device(name=name, description=description, default=default == "1"))
+    return found
 
 
 def monotonic_now() -> float:

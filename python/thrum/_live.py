@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import ctypes
 import os
+import queue
 import threading
-from typing import Any, Callable, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Iterator, Optional, Sequence, Tuple, Union
 
 from . import _native
 from ._native import ThrumError, lib as _lib
@@ -32,6 +33,7 @@ class Engine:
     on_onset: a callable given each :class:`Onset` as the device plays it (player id, label, event index, frame,
     DAC time, ...), on an internal thread of the engine (never the render thread), in order, once its frame has
     left the DAC, until the engine closes; keep it short (a slow callable delays the next onsets; an exception in it is printed and ignored).
+    :meth:`onsets` yields the same onsets to a loop instead.
     """
 
     def __init__(self, device: str = "default", channels: Optional[str] = None, sample_rate: Optional[int] = None,
@@ -46,8 +48,10 @@ class Engine:
         options = _native.DeviceOptions(device=device, period=period, periods=periods, onset_log=onset_log,
                                         engine=engine)
         self._handle = _native.call(_lib.thrum_engine_open, _ctypes_ref(options), failed=lambda h: not h)
+        self._on_onset = on_onset
+        self._onset_queue: Optional[queue.SimpleQueue] = None  # made by the first onsets()
         # Kept while the engine lives: the C side holds its address.
-        self._onset_callback = _install_onsets(self._handle, on_onset) if on_onset is not None else None
+        self._onset_callback = _install_onsets(self._handle, self._deliver) if on_onset is not None else None
         self.device = device
         """The ALSA device name."""
 
@@ -72,6 +76,14 @@ class Engine:
         loaded machine; a larger ``period`` helps)."""
         return int(_lib.thrum_engine_xruns(self._open()))
 
+    @property
+    def latency(self) -> Optional[float]:
+        """Seconds from now until what the engine renders now leaves the DAC (the device buffer plus the sound
+        server's latency, from ALSA's timestamps): how late ``start()`` at 0 is heard. None until the device
+        has played its first periods."""
+        seconds = _lib.thrum_engine_latency(self._open())
+        return None if seconds < 0 else float(seconds)
+
     def output_time(self, engine_time: float) -> Optional[float]:
         """The estimated CLOCK_MONOTONIC time (seconds) at which the frame of ``engine_time`` leaves the DAC;
         None until the device has played its first periods."""
@@ -88,6 +100,35 @@ class Engine:
             _lib.thrum_player_set_label(handle, _native.encode(label))
         return Player(handle, self)
 
+    def onsets(self, timeout: Optional[float] = None) -> Iterator[Onset]:
+        """The onsets the device plays from this call on, as they happen (the same :class:`Onset` ``on_onset``
+        gets): ``for onset in engine.onsets(timeout=2): ...`` blocks for each next one. It ends when the engine
+        closes, or when no onset came for ``timeout`` seconds (None: wait as long as the engine is open). Onsets
+        played while nobody iterates wait in a queue for the next iteration; use one iterator at a time."""
+        if self._onset_queue is None:
+            self._onset_queue = queue.SimpleQueue()
+            if self._onset_callback is None:
+                self._onset_callback = _install_onsets(self._open(), self._deliver)
+        return self._drain(self._onset_queue, timeout)
+
+    @staticmethod
+    def _drain(onsets: queue.SimpleQueue, timeout: Optional[float]) -> Iterator[Onset]:
+        while True:
+            try:
+                onset = onsets.get(timeout=timeout)
+            except queue.Empty:
+                return
+            if onset is None:  # the engine closed
+                onsets.put(None)  # for an iterator made later
+                return
+            yield onset
+
+    def _deliver(self, onset: Onset) -> None:
+        if self._onset_queue is not None:
+            self._onset_queue.put(onset)
+        if self._on_onset is not None:
+            self._on_onset(onset)
+
     def close(self) -> None:
         """Stops every player, lets the device play what it was given, closes it and writes the onset log.
         Idempotent. Raises ThrumError (the engine is closed all the same): 74 when the onset log cannot be
@@ -98,6 +139,8 @@ class Engine:
                 _native.call_status(_lib.thrum_engine_finish, handle)
             finally:
                 _lib.thrum_engine_close(handle)
+                if self._onset_queue is not None:
+                    self._onset_queue.put(None)  # no onset comes after finish: iterators end
 
     def _open(self) -> int:
         if not self._handle:

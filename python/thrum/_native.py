@@ -200,6 +200,8 @@ _signatures: dict[str, tuple[Any, list[Any]]] = {
     "thrum_engine_xruns": (ctypes.c_uint64, [_handle]),
     "thrum_engine_output_time": (ctypes.c_double, [_handle, ctypes.c_double]),
     "thrum_monotonic_now": (ctypes.c_double, []),
+    "thrum_engine_latency": (ctypes.c_double, [_handle]),
+    "thrum_devices": (ctypes.c_int, [_error, _error]),
     "thrum_engine_finish": (ctypes.c_int, [_handle, _error]),
     "thrum_engine_close": (None, [_handle]),
     "thrum_player_new": (_handle, [_handle, _handle, ctypes.c_char_p, _error]),
