@@ -22,6 +22,7 @@ export class RenderPipeline {
     this.transport = transport;
     this.metrics = metrics;
     this.sequence = 0;
+    this.fitPending = false;
     this.abort = null;
     this.startWorker();
   }
@@ -54,13 +55,16 @@ export class RenderPipeline {
    * Renders the current document when it is `playable`; else says why there is no render. First the
    * engine's peaks of the columns on screen (GET /api/peaks: small, drawn at once), then, once they are on
    * screen, the whole render (GET /api/render, the same samples) for zooming in, the browser audition and
-   * the spectrogram.
+   * the spectrogram. `fit`: fit the timeline to the render once its peaks arrive; a request that a newer
+   * one overtakes passes its fit on (a document just opened stays fitted however many edits follow at once).
    */
   async request(playable, hasDocument, fit = false) {
     const { timeline, metrics } = this;
+    this.fitPending = this.fitPending || fit;
     this.abort?.abort();
     this.documentChanging();
     if (!playable) {
+      this.fitPending = false;
       timeline.render = null;
       timeline.peaks = null;
       timeline.spectrum = null;
@@ -84,7 +88,8 @@ export class RenderPipeline {
       };
       timeline.render = null;
       timeline.spectrum = null;
-      if (fit) timeline.fit();
+      if (this.fitPending) timeline.fit();
+      this.fitPending = false;
       timeline.invalidate();
       if (metrics.phases) metrics.phases.peaks = performance.now() - fetched;
       metrics.renders += 1;

@@ -48,6 +48,8 @@ export class Transport {
     let t = this.engineAnchor.position + elapsed * this.rate;
     const end = this.loop.end > 0 ? this.loop.end : this.duration;
     if (this.loop.enabled && end > this.loop.start && t > end) t = end;
+    // Nor past the end: a short pattern's last pushed position plus 50 ms would page the view past it.
+    if (this.duration > 0 && t > this.duration) t = this.duration;
     return t;
   }
 

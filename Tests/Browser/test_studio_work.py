@@ -455,7 +455,15 @@ def test_a_silent_sound_warns_and_the_analysis_view_has_a_playhead(studio, brows
     wait_for(lambda: browser.execute_script("return window.studio.state.file") is None, message="the analysis as the document")
     browser.find_element(By.ID, "tab-edit").click()
     # Fitted: the whole sound in view, and the view no wider than the sound (or the 50 ms shortest view) plus margins.
-    wait_for(lambda: browser.execute_script("""const t = window.studio.timeline;
-        const end = Math.max(t.duration, (t.render ?? t.peaks)?.seconds ?? 0), span = t.secondsPerPixel * t.plotWidth;
-        return end > 0 && t.viewStart <= 0 && t.viewStart + span >= end && span <= Math.max(end, 0.05) * 1.1"""),
-             message="the timeline fitted to the analysed sound")
+    def view():
+        return browser.execute_script("""const t = window.studio.timeline;
+            return {duration: t.duration, rendered: (t.render ?? t.peaks)?.seconds ?? 0, start: t.viewStart,
+                    span: t.secondsPerPixel * t.plotWidth}""")
+
+    def fitted(v):
+        end = max(v["duration"], v["rendered"])
+        return end > 0 and v["start"] <= 0 and v["start"] + v["span"] >= end and v["span"] <= max(end, 0.05) * 1.1
+    try:
+        wait_for(lambda: fitted(view()), message="the timeline fitted to the analysed sound")
+    except AssertionError as failure:
+        raise AssertionError(f"{failure}: the view is {view()}") from None

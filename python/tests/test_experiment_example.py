@@ -1,7 +1,8 @@
 """Runs examples/python/experiment_block.py (20 labelled trials, onsets as they happen) on the null sink and
 checks its block log against what the experiment asked for, independently of the code under test: every label
 once, player ids 1-20 counted on the fresh engine, each trial 0.3 s after the one before at the sink's 48 kHz,
-the five intensities four times each, the live onsets equal to the onset log (the script asserts that)."""
+the five intensities four times each, the live onsets equal to the onset log (the script asserts that); with
+the sink's monitor recorded, the trigger pulses found in the capture 14,400 frames apart."""
 import json
 import os
 import subprocess
@@ -28,3 +29,20 @@ def test_experiment_block(tmp_path):
     assert np.abs(np.diff(frames) - 0.3 * 48000).max() <= 1
     dac = [r["dac_time"] for r in records]
     assert all(t is not None for t in dac) and np.all(np.diff(dac) > 0)
+
+
+@pulse
+def test_experiment_block_against_a_monitor_capture(tmp_path):
+    # The null sink's monitor records what the device played: haptics left, the trigger right.
+    environment = dict(os.environ, THRUM_DEVICE="pulse")
+    result = subprocess.run([sys.executable, str(REPOSITORY / "examples/python/experiment_block.py"), "pulse", "block.jsonl",
+                             "null.monitor"], cwd=tmp_path, capture_output=True, text=True, timeout=120, env=environment)
+    assert result.returncode == 0, result.stderr
+    line = next(line for line in result.stdout.splitlines() if line.startswith("logged DAC times against the capture"))
+    words = line.split()
+    spread = float(words[words.index("spread") + 1])
+    # The sink plays the frames it is given: 0.3 s apart at 48 kHz is 14,400 frames between pulses.
+    assert "over 20 pulses 14400 frames apart" in line, line
+    # The issue measured 0.35-1.4 ms on PulseAudio; a logged DAC time a period (21 ms) off would show here.
+    assert 0 <= spread < 5, line
+    print(line)
