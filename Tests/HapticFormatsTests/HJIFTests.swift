@@ -4,7 +4,7 @@ import HapticFormats
 import Testing
 
 /// HJIF and `.hmpg`: the reader's located diagnostics, the synthesis of a plain sine effect (its physics), and
-/// the writers read back. (MPEG's reference software judges the rest: Tools/mpeg-haptics.sh.)
+/// the writers read back. (MPEG's reference software judges the rest: Tools/ci/mpeg-haptics.sh.)
 @Suite("HJIF")
 struct HJIFTests {
     /// An HJIF document with one VectorialWave band holding `effects` (JSON text), at `timescale`.

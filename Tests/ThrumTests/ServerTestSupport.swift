@@ -166,7 +166,7 @@ func readFloats(_ path: String) -> [Float] {
 /// Returns its exit status.
 @discardableResult
 func runToolScript(_ name: String, _ command: String, environment: [String: String] = [:]) -> Int32 {
-    let script = packageRoot.appendingPathComponent("Tools/\(name)").path
+    let script = packageRoot.appendingPathComponent("Tools/dev/\(name)").path
     let assignments = environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
     let status = system("env \(assignments) bash '\(script)' \(command) >/dev/null 2>&1")
     return (status >> 8) & 0xff
@@ -174,7 +174,7 @@ func runToolScript(_ name: String, _ command: String, environment: [String: Stri
 
 /// The variables a Tools/ server script prints for `env` (its `export NAME=value` lines).
 func toolScriptEnvironment(_ name: String, environment: [String: String] = [:]) -> [String: String] {
-    let script = packageRoot.appendingPathComponent("Tools/\(name)").path
+    let script = packageRoot.appendingPathComponent("Tools/dev/\(name)").path
     let output = NSTemporaryDirectory() + "thrum-script-env-\(UUID().uuidString)"
     defer { unlink(output) }
     let assignments = environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
