@@ -18,7 +18,7 @@ let devicesCommand = Subcommand(
             it is busy or missing, says why).
             """),
     run: { arguments, console in
-        let devices = ALSADevices.playbackDevices()
+        let devices = PlaybackDevices.list()  // the list libthrum and the studio give
         let probes = DeviceText.quietly {
             devices.map { device in
                 Result { () throws(ALSAError) in try ALSADevices.capabilities(of: .named(device.name)) }
