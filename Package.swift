@@ -56,7 +56,7 @@ let package = Package(
         // Audio files: libsndfile decoding/writing, libsamplerate conversion, limits, path confinement.
         .target(name: "AudioResources", dependencies: ["CSndFile", "CSampleRate", "CConfinedOpen", "FoundationStandIns"], swiftSettings: strict),
         // ALSA PCM output and the real-time render thread; capture with the stream's own clock.
-        .target(name: "ALSAOutput", dependencies: ["CALSA"], swiftSettings: strict),
+        .target(name: "ALSAOutput", dependencies: ["CALSA", "FoundationStandIns"], swiftSettings: strict),
         // `thrum measure`: an actuator's response and latency through an ALSA loop (output → actuator → sensor →
         // input), and the equalised profile it makes.
         .target(name: "ActuatorMeasurement", dependencies: ["ALSAOutput", "RenderCore"], swiftSettings: strict),
@@ -124,24 +124,24 @@ let package = Package(
             name: "AudioResourcesTests", dependencies: ["AudioResources", "ThrumTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "AudioAnalysisTests", dependencies: ["AudioAnalysis", "ThrumTestSupport"], swiftSettings: strict),
-        .testTarget(name: "ALSAOutputTests", dependencies: ["ALSAOutput", "ThrumTestSupport"], swiftSettings: strict),
+        .testTarget(name: "ALSAOutputTests", dependencies: ["ALSAOutput", "FoundationStandIns", "ThrumTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ActuatorMeasurementTests",
             dependencies: ["ActuatorMeasurement", "ALSAOutput", "RenderCore", "Thrum", "ThrumTestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "ThrumTests", dependencies: ["Thrum", "AHAPCodec", "AudioResources", "HapticFormats", "ThrumTestSupport"],
+            name: "ThrumTests", dependencies: ["Thrum", "AHAPCodec", "AudioResources", "HapticFormats", "FoundationStandIns", "ThrumTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "ThrumCommandLineTests",
             dependencies: [
                 "ThrumCommandLine", "ThrumServices", "Thrum", "ThrumModel", "RenderCore", "AudioResources", "AHAPCodec",
-                "HapticFormats", "ThrumTestSupport",
+                "HapticFormats", "FoundationStandIns", "ThrumTestSupport",
             ],
             exclude: ["Snapshots"],
             swiftSettings: strict),
         .testTarget(
-            name: "CoreHapticsExamplesTests", dependencies: ["Thrum", "ThrumTestSupport"], swiftSettings: strict),
+            name: "CoreHapticsExamplesTests", dependencies: ["Thrum", "FoundationStandIns", "ThrumTestSupport"], swiftSettings: strict),
         // Core Haptics game-controller code (engines per locality of a controller), ported with its import and the
         // line that obtains the controller's haptics changed.
         .testTarget(

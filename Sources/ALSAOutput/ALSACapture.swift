@@ -1,6 +1,7 @@
 import CALSA
 import Glibc
 import Synchronization
+import FoundationStandIns
 
 /// Records a fixed number of frames from an ALSA capture PCM (an ADC), from a dedicated pthread, with the
 /// stream's own clock: after every period it reads, one `snd_pcm_status` gives the frame being sampled at
@@ -30,7 +31,7 @@ package final class ALSACapture: @unchecked Sendable {
     package var clockLog: StreamClockLog { control.withLock { $0.clockLog } }
 
     private let device: PCMDevice
-    private let control = Mutex<Control>(Control())
+    private let control = Locked<Control>(Control())
     private let progress = CaptureProgress()
 
     private struct Control {

@@ -1,5 +1,6 @@
 import CALSA
 import Glibc
+import FoundationStandIns
 import Synchronization
 
 /// Where an ``ALSAPlayback`` is in its life.
@@ -57,7 +58,7 @@ package final class ALSAPlayback: Sendable {
     package var format: ALSASampleFormat { setup.format }
 
     private let shared: PlaybackShared
-    private let control: Mutex<ControlState>
+    private let control: Locked<ControlState>
 
     /// Opens and configures the device.
     /// - Parameter configuration: device, rate, channels, period and format preferences.
@@ -78,7 +79,7 @@ package final class ALSAPlayback: Sendable {
         deviceName = device.name
         soundServer = server
         shared = PlaybackShared(server: server)
-        control = Mutex(
+        control = Locked(
             ControlState(
                 device: device, realtimePriority: configuration.realtimePriority,
                 lockMemory: configuration.lockMemory))

@@ -1,19 +1,20 @@
+import FoundationStandIns
 import Synchronization
 
 /// Tracks the decoded-sample memory used by all registered audio resources against one limit
 /// (default 92 160 000 bytes, docs/decisions.md).
 ///
-/// Thread-safe: every method may be called from any thread (a `Mutex` guards the total).
+/// Thread-safe: every method may be called from any thread (a `Locked` guards the total).
 /// Not for the real-time thread (the mutex may block briefly).
 package final class AudioResourceBudget: Sendable {
     /// The budget in bytes of float samples (frames × channels × 4).
     package let limitBytes: Int
-    private let used: Mutex<Int>
+    private let used: Locked<Int>
 
     /// Creates an empty budget of `limitBytes` bytes.
     package init(limitBytes: Int = AudioResourceLimits.defaultMaxTotalDecodedBytes) {
         self.limitBytes = limitBytes
-        self.used = Mutex(0)
+        self.used = Locked(0)
     }
 
     /// Creates an empty budget using `limits.maxTotalDecodedBytes`.

@@ -3,9 +3,9 @@ import AudioResources
 @preconcurrency import Dispatch
 import FoundationEssentials
 import FoundationStandIns
+import Synchronization
 import Glibc
 import HapticFormats
-import Synchronization
 import Thrum
 import ThrumServices
 

@@ -1,5 +1,6 @@
 import ALSAOutput
 import RenderCore
+import FoundationStandIns
 import Synchronization
 import Thrum
 import ThrumModel
@@ -15,7 +16,7 @@ package final class LiveEngine: @unchecked Sendable {
         var byLocality: [GCHapticsLocality: CHHapticEngine] = [:]
         var closed = false
     }
-    private let engines = Mutex(Engines())
+    private let engines = Locked(Engines())
     /// Every onset played, written when the engine closes.
     private let onsetLog: OnsetLog?
     /// Numbers the players, passes onsets to the log and to ``setOnsetHandler(_:)``'s handler.
@@ -304,5 +305,5 @@ package final class LivePlayer: @unchecked Sendable {
 
 /// A player's completion handler, shared with the closure the engine calls.
 private final class CompletionSlot: Sendable {
-    let handler = Mutex<(@Sendable (ServiceError?) -> Void)?>(nil)
+    let handler = Locked<(@Sendable (ServiceError?) -> Void)?>(nil)
 }

@@ -1,3 +1,4 @@
+import FoundationStandIns
 import Synchronization
 import Thrum
 
@@ -40,7 +41,7 @@ package final class LiveOnsets: Sendable {
         var count = 0
         var handler: (@Sendable (LiveOnset) -> Void)?
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     let log: OnsetLog?
 
     init(log: OnsetLog?) { self.log = log }

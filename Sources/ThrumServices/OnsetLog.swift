@@ -24,7 +24,7 @@ package final class OnsetLog: Sendable {
         /// The name for players not in `patterns` (a `--watch` reload of the one pattern), or nil.
         var fallbackPattern: String?
     }
-    private let lines = Mutex(Lines())
+    private let lines = Locked(Lines())
 
     /// Checks that `path` can be created (its folder exists and is writable, it is not a folder).
     /// - Throws: `ServiceError` (exit 73) naming the file and what to do.

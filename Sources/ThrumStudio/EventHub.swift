@@ -9,7 +9,7 @@ import Synchronization
 /// position clock nor a request ever waits for a slow client; a connection whose write fails (closed, or
 /// not read within civetweb's timeout) is dropped from the list and never written again. Thread-safe.
 package final class EventHub: @unchecked Sendable {
-    private let lock = Mutex(())
+    private let lock = Locked(())
     private var clients: [ObjectIdentifier: WebSocketClient] = [:]
     private let sender = DispatchQueue(label: "thrum-studio-events")
 

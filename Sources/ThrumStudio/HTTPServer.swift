@@ -3,8 +3,8 @@ import CCivetWeb
 import Dispatch
 import FoundationEssentials
 import FoundationStandIns
-import Glibc
 import Synchronization
+import Glibc
 
 /// A request as civetweb parsed it: method, decoded path, raw query, headers and (once admitted) the body.
 /// A value; thread-safe.
@@ -125,7 +125,7 @@ package final class HTTPServer: @unchecked Sendable {
     private final class HandlerBox {
         let handler: any HTTPHandler
         var clients: [OpaquePointer: WebSocketClient] = [:]
-        let lock = Mutex(())
+        let lock = Locked(())
         init(_ handler: any HTTPHandler) { self.handler = handler }
     }
 

@@ -3,8 +3,8 @@ import AudioResources
 import Dispatch
 import FoundationEssentials
 import FoundationStandIns
-import HapticFormats
 import Synchronization
+import HapticFormats
 import Thrum
 import ThrumModel
 import ThrumServices
@@ -20,7 +20,7 @@ package final class Studio: HTTPHandler, @unchecked Sendable {
     package private(set) var access: StudioAccess
     let hub = EventHub()
 
-    let lock = Mutex(())
+    let lock = Locked(())
     var document: StudioDocument?
     var history = DocumentHistory()
     var revision = 0
@@ -47,7 +47,7 @@ package final class Studio: HTTPHandler, @unchecked Sendable {
     /// Where ``renderAhead()`` renders.
     let renderQueue = DispatchQueue(label: "thrum-studio-render-ahead")
 
-    private let running = Mutex(())
+    private let running = Locked(())
     private var stopping = false
 
     /// A studio on `root`, its output opened with `settings` (a device that cannot be opened leaves the

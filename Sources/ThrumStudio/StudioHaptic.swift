@@ -1,8 +1,8 @@
 import AHAPCodec
 import FoundationEssentials
 import FoundationStandIns
-import HapticFormats
 import Synchronization
+import HapticFormats
 import ThrumServices
 
 /// `.haptic` clips edited natively: their amplitude and frequency breakpoints and emphasis points, saved

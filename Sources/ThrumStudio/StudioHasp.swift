@@ -2,8 +2,8 @@ import AHAPCodec
 import AudioResources
 import FoundationEssentials
 import FoundationStandIns
-import HapticFormats
 import Synchronization
+import HapticFormats
 import ThrumServices
 
 /// Saving a Haptics Studio project (`.hasp`) from the studio: a clip's haptic (the document) and analysis

@@ -33,7 +33,7 @@ final class RenderJob: @unchecked Sendable {
     private(set) var previousPeaks: PeakColumns?
     /// The last peaks `GET /api/peaks` answered of this render.
     private var keptPeaks: PeakColumns?
-    private let lock = Mutex(())
+    private let lock = Locked(())
     /// Entered at creation, left when the outcome is in: every waiter waits on it.
     private let finished = DispatchGroup()
     private var outcome: Result<RenderedSamples, any Error>?

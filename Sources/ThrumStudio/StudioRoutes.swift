@@ -2,8 +2,8 @@ import AHAPCodec
 import AudioResources
 import FoundationEssentials
 import FoundationStandIns
-import HapticFormats
 import Synchronization
+import HapticFormats
 import Thrum
 import ThrumModel
 import ThrumServices

@@ -2,9 +2,9 @@ import AHAPCodec
 import AudioResources
 import FoundationEssentials
 import FoundationStandIns
+import Synchronization
 import Glibc
 import HapticFormats
-import Synchronization
 
 /// What the studio keeps so that no work is lost (issue 39): each file's undo history and transport settings,
 /// stashed when another file opens and restored when it opens again within the session; edits made in one

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import FoundationStandIns
 import Testing
 
 @testable import ALSAOutput
@@ -178,7 +179,7 @@ extension ALSAOutputSuites.PulseAudioTests {
         let playback = try ALSAPlayback(
             configuration: ALSADeviceConfiguration(source: .configuration(text: text, pcmName: "doomed")))
         let calls = Atomic<Int>(0)
-        let reported = Mutex<ALSAError?>(nil)
+        let reported = Locked<ALSAError?>(nil)
         let progress = SourceProgress()
         try playback.start(
             source: FunctionSource(progress: progress, expectedFrameCount: 256, sample: toneSample),

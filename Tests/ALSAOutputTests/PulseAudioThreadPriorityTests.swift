@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import FoundationStandIns
 import Synchronization
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 
 /// Whether this process may use SCHED_FIFO (root, or an RLIMIT_RTPRIO allowance): tried on a thread of its own.
 private let realtimeAllowed: Bool = {
-    let allowed = Mutex(false)
+    let allowed = Locked(false)
     let thread = Thread {
         var parameter = sched_param()
         parameter.sched_priority = 1

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import FoundationStandIns
 import Testing
 import ThrumTestSupport
 
@@ -8,7 +9,7 @@ import ThrumTestSupport
 /// Records the one failure a playback reports through `onFailure`.
 final class FailureRecorder: Sendable {
     let calls = Atomic<Int>(0)
-    let error = Mutex<ALSAError?>(nil)
+    let error = Locked<ALSAError?>(nil)
 
     func callback(stopping playback: ALSAPlayback) -> @Sendable (ALSAError) -> Void {
         { [self, playback] error in

@@ -1,3 +1,4 @@
+import FoundationStandIns
 import Synchronization
 import Testing
 import Thrum

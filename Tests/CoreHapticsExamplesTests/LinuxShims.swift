@@ -1,5 +1,6 @@
 // Linux: stand-ins for Apple-only frameworks the reference code imports next to Core Haptics.
 // Only what the copied reference code touches is defined here; nothing here replaces Core Haptics API.
+import FoundationStandIns
 import Synchronization
 
 /// Linux: OSLog is not available on Linux. This minimal `Logger` has the same initialiser and `info(_:)`
@@ -18,5 +19,5 @@ struct Logger: Sendable {
         Logger.messages.withLock { $0.append("[\(subsystem)/\(category)] \(message)") }
     }
 
-    static let messages = Mutex<[String]>([])
+    static let messages = Locked<[String]>([])
 }

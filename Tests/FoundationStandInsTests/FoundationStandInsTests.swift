@@ -101,7 +101,7 @@ import Testing
 
 @Suite struct ThreadsTests {
     @Test func detachedThreadsRunNamedAndAtOnce() {
-        let count = Mutex(0)
+        let count = Locked(0)
         nonisolated(unsafe) var name = ""
         let done = DispatchGroup()
         for index in 0..<4 {

@@ -1,4 +1,5 @@
 import Foundation
+import FoundationStandIns
 import Synchronization
 import Testing
 import ThrumCommandLine
@@ -6,8 +7,8 @@ import ThrumTestSupport
 
 /// Runs `thrum` in-process and captures what it prints.
 func runThrum(_ arguments: [String]) -> (status: Int32, out: String, err: String) {
-    let out = Mutex("")
-    let err = Mutex("")
+    let out = Locked("")
+    let err = Locked("")
     let console = Console(
         out: { text in out.withLock { $0 += text } }, err: { text in err.withLock { $0 += text } })
     let status = ThrumCommandLine.run(arguments, console: console)

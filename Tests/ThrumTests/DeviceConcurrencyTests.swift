@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import FoundationStandIns
 import Testing
 import Thrum
 import ThrumTestSupport
@@ -25,7 +26,7 @@ import ThrumTestSupport
         try #require(engines.count == 3)
         for engine in engines { try engine.start() }
         let patterns = try EngineConcurrencyTests.patterns()
-        let unexpected = Mutex<[String]>([])
+        let unexpected = Locked<[String]>([])
         let completions = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: engines.count) { thread in
             let engine = engines[thread]

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import FoundationStandIns
 import Testing
 @testable import Thrum
 import ThrumTestSupport
@@ -44,7 +45,7 @@ import ThrumTestSupport
         try engine.start()
         let patterns = try Self.patterns()
         let players = Bag<any CHHapticAdvancedPatternPlayer>()
-        let unexpected = Mutex<[String]>([])
+        let unexpected = Locked<[String]>([])
         let completions = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             var random = SplitMix64(seed: UInt64(thread + 1))
@@ -165,7 +166,7 @@ import ThrumTestSupport
             options.output = .offline
             options.resourceLimits.maxTotalDecodedBytes = decodedBytes * 3 / 2
             let engine = try CHHapticEngine(options: options)
-            let failures = Mutex<[String]>([])
+            let failures = Locked<[String]>([])
             let ready = Atomic<Int>(0)
             let done = Atomic<Int>(0)
             for _ in 0..<2 {

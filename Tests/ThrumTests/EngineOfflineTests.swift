@@ -1,4 +1,5 @@
 import Foundation
+import FoundationStandIns
 import Synchronization
 import Testing
 import ThrumTestSupport
@@ -77,14 +78,14 @@ import Thrum
         let engine = try offlineEngine()
         let player = try engine.makeAdvancedPlayer(
             with: CHHapticPattern(events: [continuous(at: 0, duration: 0.2)], parameters: []))
-        let completions = Mutex(0)
+        let completions = Locked(0)
         player.completionHandler = { error in
             #expect(error == nil)
             completions.withLock { $0 += 1 }
         }
         try player.start(atTime: 0)
-        let notified = Mutex(0)
-        let stopped = Mutex<[CHHapticEngine.StoppedReason]>([])
+        let notified = Locked(0)
+        let stopped = Locked<[CHHapticEngine.StoppedReason]>([])
         engine.stoppedHandler = { reason in stopped.withLock { $0.append(reason) } }
         engine.notifyWhenPlayersFinished { _ in
             notified.withLock { $0 += 1 }
@@ -104,7 +105,7 @@ import Thrum
 
     @Test func notifyWhenNothingPlaysCallsBackAtOnce() throws {
         let engine = try offlineEngine()
-        let called = Mutex(false)
+        let called = Locked(false)
         engine.notifyWhenPlayersFinished { _ in
             called.withLock { $0 = true }
             return .leaveEngineRunning
@@ -200,7 +201,7 @@ import Thrum
     @Test func autoShutdownAfterIdleAndRestartOnDemand() throws {
         let engine = try offlineEngine { $0.idleTimeout = 0.05 }
         engine.isAutoShutdownEnabled = true
-        let reasons = Mutex<[CHHapticEngine.StoppedReason]>([])
+        let reasons = Locked<[CHHapticEngine.StoppedReason]>([])
         engine.stoppedHandler = { reason in reasons.withLock { $0.append(reason) } }
         _ = try render(engine, frames: 256)
         Thread.sleep(forTimeInterval: 0.1)

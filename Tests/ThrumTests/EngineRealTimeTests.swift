@@ -1,5 +1,6 @@
 import AudioResources
 import Foundation
+import FoundationStandIns
 import Synchronization
 import Testing
 import ThrumTestSupport
@@ -133,8 +134,8 @@ struct EngineRealTimeTests {
         let pattern = try CHHapticPattern(
             contentsOf: packageRoot.appendingPathComponent("Resources/Patterns/textured-drag.ahap"))
         let engine = try CHHapticEngine(options: options(.device("pulse")))
-        let reasons = Mutex<[CHHapticEngine.StoppedReason]>([])
-        let resets = Mutex(0)
+        let reasons = Locked<[CHHapticEngine.StoppedReason]>([])
+        let resets = Locked(0)
         engine.stoppedHandler = { reason in reasons.withLock { $0.append(reason) } }
         engine.resetHandler = { resets.withLock { $0 += 1 } }
         try engine.start()

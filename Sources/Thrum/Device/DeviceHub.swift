@@ -1,4 +1,5 @@
 internal import ALSAOutput
+import FoundationStandIns
 import FoundationEssentials
 internal import RenderCore
 internal import Synchronization
@@ -19,7 +20,7 @@ final class DeviceHub: @unchecked Sendable {
     let options: CHHapticEngine.Options
     /// The actuators, one haptic bus each, and the localities they form.
     let layout: ActuatorLayout
-    let state: Mutex<HubState>
+    let state: Locked<HubState>
     /// The renderer every run of the device makes.
     let rendererConfiguration: RendererConfiguration
 
@@ -40,7 +41,7 @@ final class DeviceHub: @unchecked Sendable {
             maxPendingParameters: options.maxPendingParameters, maxNotifications: options.maxPlayers * 2,
             maxPendingCommands: options.maxPendingCommands, hapticsFromAudio: options.hapticsFromAudio,
             onsetReportCapacity: options.onsetHandler == nil ? 0 : options.maxPendingOnsets, hapticOffset: options.hapticOffset)
-        state = Mutex(HubState(maxPlayers: options.maxPlayers))
+        state = Locked(HubState(maxPlayers: options.maxPlayers))
     }
 
     deinit {

@@ -1,3 +1,4 @@
+import FoundationStandIns
 import FoundationEssentials
 internal import RenderCore
 internal import Synchronization

@@ -32,11 +32,11 @@ public final class CHHapticEngine: @unchecked Sendable {
     let hub: DeviceHub
     /// The actuators the engine's players play on (bit b = the hub's actuator b).
     let buses: UInt64
-    let state: Mutex<EngineState>
+    let state: Locked<EngineState>
     let budget: AudioResourceBudget
     /// Held while an AHAP audio file is looked up, decoded and cached (`loadFile`), apart from `state`'s
     /// lock so decoding never blocks the players.
-    let fileLoading = Mutex(())
+    let fileLoading = Locked(())
 
     /// Creates an engine on the ALSA `default` device at 48 kHz.
     public convenience init() throws {
@@ -56,7 +56,7 @@ public final class CHHapticEngine: @unchecked Sendable {
         self.hub = hub
         self.buses = buses
         options = hub.options
-        state = Mutex(EngineState())
+        state = Locked(EngineState())
         budget = AudioResourceBudget(limits: hub.options.resourceLimits)
     }
 

@@ -50,7 +50,7 @@ final class EngineRun: @unchecked Sendable {
     let onsets: OnsetDelivery?
     /// Held by `renderOffline` while it renders, so `shutDown` returns only when the render side is done with
     /// the run's patterns; its value says the run was shut down (a render that comes later does nothing).
-    let offlineRendering = Mutex(false)
+    let offlineRendering = Locked(false)
     /// Whether the housekeeping thread should go on (`startHousekeeping`).
     let housekeeping = Atomic<Bool>(false)
     /// How many times the housekeeping thread woke up (signalled or timed out).

@@ -1,3 +1,4 @@
+import FoundationStandIns
 import FoundationEssentials
 internal import RenderCore
 internal import Synchronization
@@ -37,7 +38,7 @@ final class HapticPatternPlayer: CHHapticAdvancedPatternPlayer, ThrumPlayerState
     let engine: CHHapticEngine
     let pattern: CompiledPattern
     let playerID = HapticPatternPlayer.nextID.add(1, ordering: .relaxed).newValue
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// The last `playerID` given.
     private static let nextID = Atomic<Int>(0)
 

@@ -65,7 +65,7 @@ final class OnsetDelivery: @unchecked Sendable {
         var players: [UInt32: Int] = [:]
         var ended: [UInt32] = []
     }
-    private let table = Mutex(Table())
+    private let table = Locked(Table())
     private var pending: [ThrumOnset] = []
     private let running = Atomic<Bool>(false)
     private let exited = DispatchSemaphore(value: 0)
