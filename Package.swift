@@ -1,9 +1,9 @@
 // swift-tools-version: 6.2
 // Thrum: Apple's Core Haptics rebuilt in Swift for Linux.
 // Dependencies point one way, from the pattern model up to the command line:
-//   FoundationStandIns ← ThrumModel and every module that would otherwise need full Foundation (none links it:
-//   Tools/ci/check-foundation-free.sh); ThrumModel ← AHAPCodec; ThrumModel, AudioAnalysis ← RenderCore; ThrumModel, AHAPCodec ← HapticFormats;
-//   AudioResources (libsndfile, libsamplerate, CConfinedOpen), ALSAOutput (ALSA) and AudioAnalysis stand alone; Thrum (the
+//   FoundationStandIns (with Locked, the one lock) ← ThrumModel and every module that would otherwise need full
+//   Foundation (none links it: Tools/ci/check-foundation-free.sh); ThrumModel ← AHAPCodec; ThrumModel, AudioAnalysis ← RenderCore; ThrumModel, AHAPCodec ← HapticFormats;
+//   AudioResources (libsndfile, libsamplerate, CConfinedOpen) and ALSAOutput (ALSA) stand on FoundationStandIns alone, AudioAnalysis on nothing; Thrum (the
 //   engine and public API) ← ThrumModel, AHAPCodec, HapticFormats, RenderCore, AudioAnalysis, AudioResources,
 //   ALSAOutput; ThrumServices (the application layer) ← Thrum and the modules below it; the front doors stand on it:
 //   ThrumStudio (civetweb), ThrumC (libthrum; its header as the module CThrumABI) and ThrumCommandLine (← ThrumStudio,
