@@ -66,6 +66,19 @@ package enum HJIFChecks {
                 }
             }
         }
+        for perception in document.perceptions {
+            for channel in perception.channels {
+                for band in channel.bands where band.type == .waveletWave {
+                    let (samples, overflow) = HJIFSynthesis.blockSamples(of: band).multipliedReportingOverflow(by: band.effects.count)
+                    guard overflow || samples > HJIFSynthesis.maxWaveletSamples else { continue }
+                    issues.append(
+                        HapticIssue(
+                            .error, .invalidPatternData,
+                            "a WaveletWave band of \(samples) samples; Thrum decodes at most \(HJIFSynthesis.maxWaveletSamples) (600 s at 48 kHz) a band",
+                            suggestion: "split the file", path: "perceptions"))
+                }
+            }
+        }
         let channels = HJIFSynthesis.channels(of: document)
         let scale = Double(max(document.timescale, 1))
         let total = channels.reduce(0) { $0 + $1.endTicks } / scale
@@ -106,11 +119,6 @@ package enum HJIFChecks {
             warn("curve_type applies to Curve bands only", path + ".curve_type", nil)
         }
         if band.type == .waveletWave {
-            if !band.effects.isEmpty {
-                warn(
-                    "WaveletWave bands are not supported: Thrum does not decode wavelet streams, so this band is silent",
-                    path + ".band_type", "convert the source WAV to a VectorialWave or Curve band, or play the WAV itself")
-            }
             if simple { warn("the Simple Parametric profile has no WaveletWave bands", path + ".band_type", nil) }
             if let length = band.blockLength, length & (length - 1) != 0 {
                 warn("block_length \(length) is not a power of two", path + ".block_length", nil)

@@ -11,7 +11,9 @@ import Glibc
 ///   (the nearest one outside them, 1 without any), frequency a linear chirp between frequency keyframes
 ///   (clamped to the band's limits), the phase carried across keyframes as the reference does;
 /// - a Curve effect is the band's interpolation through its keyframes at whole samples (`HJIFCurves`);
-/// - a WaveletWave band is silent: Thrum does not decode wavelet streams (`HJIFChecks` warns where one is);
+/// - a WaveletWave band's effect b is a block of samples at the band's upper frequency limit (`HJIFWavelet`)
+///   starting at tick b × block ÷ rate × timescale, held from sample to sample (the reference's nearest
+///   earlier sample);
 /// - Reference effects are their library effect at their position; Composite effects their timeline.
 /// Pure and thread-safe.
 package enum HJIFSynthesis {
@@ -43,6 +45,8 @@ package enum HJIFSynthesis {
         var lower: Int
         var upper: Int
         var effects: [HJIFEffect]
+        /// A WaveletWave band's blocks: where each starts, in ticks, and its samples at `upper` Hz.
+        var blocks: [(start: Double, samples: [Double])] = []
     }
 
     /// Every channel of `document`, perception by perception, ready to be computed.
@@ -59,9 +63,10 @@ package enum HJIFSynthesis {
                     }.map(\.element)
                     return Band(
                         type: band.type, curveType: band.curveType, lower: band.lowerFrequencyLimit,
-                        upper: band.upperFrequencyLimit, effects: effects)
+                        upper: band.upperFrequencyLimit, effects: effects, blocks: blocks(of: band, timescale))
                 }
                 var reference = 0.0
+                let counted = (channel.frequencySampling ?? 0) > 0 && channel.sampleCount != nil
                 if let rate = channel.frequencySampling, let count = channel.sampleCount, rate > 0 {
                     reference = Double(timescale) * Double(count) / Double(rate)
                 } else {
@@ -73,6 +78,12 @@ package enum HJIFSynthesis {
                 var end = reference
                 for band in bands {
                     for effect in band.effects { end = max(end, Double(effect.position) + length(of: effect, in: band.type, timescale)) }
+                    // A wavelet band's last block is padded to a whole block: the channel's sample count, when
+                    // given, says where the signal ends.
+                    for block in band.blocks {
+                        let blockEnd = block.start + Double(block.samples.count) * Double(timescale) / Double(band.upper)
+                        end = max(end, counted ? min(blockEnd, reference) : blockEnd)
+                    }
                 }
                 result.append(
                     Channel(
@@ -105,6 +116,25 @@ package enum HJIFSynthesis {
             }
         }
         return result
+    }
+
+    /// The samples of one block of a WaveletWave band: `block_length` ms at the upper frequency limit.
+    package static func blockSamples(of band: HJIFBand) -> Int {
+        Int(Double(band.blockLength ?? 0) * 0.001 * Double(max(band.upperFrequencyLimit, 0)))
+    }
+
+    /// The most samples Thrum decodes for one WaveletWave band (600 s at 48 kHz); `HJIFChecks` refuses more.
+    package static let maxWaveletSamples = 600 * 48_000
+
+    /// The decoded blocks of a WaveletWave band (none for other bands, or for one over `maxWaveletSamples`):
+    /// block b starts at b blocks, whatever position its effect gives, as the reference places it.
+    static func blocks(of band: HJIFBand, _ timescale: Int) -> [(start: Double, samples: [Double])] {
+        let length = blockSamples(of: band)
+        guard band.type == .waveletWave, length > 0, band.effects.count <= maxWaveletSamples / length else { return [] }
+        return band.effects.enumerated().map { b, effect in
+            let start = Int(Double(b) * Double(length) * Double(timescale) / Double(band.upperFrequencyLimit))
+            return (Double(start), HJIFWavelet.samples(of: effect.waveletStream ?? [], length: length))
+        }
     }
 
     /// How long `effect` lasts in a band of `type`, in ticks: to its last keyframe that has a position
@@ -146,7 +176,7 @@ package enum HJIFSynthesis {
                     addCurve(effect, band: band, channel.timescale, sampleRate, frames, into: &values)
                 }
             case .waveletWave:
-                break
+                addBlocks(band, channel.timescale, sampleRate, frames, into: &values)
             }
             for i in 0..<frames.count { total[i] = min(max(total[i] + values[i], -1), 1) }
         }
@@ -175,6 +205,19 @@ package enum HJIFSynthesis {
                 let p = tick(i, timescale, sampleRate)
                 if p > end { break }
                 values[i - frames.lowerBound] += wave.value(at: p - start)
+                i += 1
+            }
+        }
+    }
+
+    /// Adds a WaveletWave band's blocks: at tick p, block sample ⌊(p − start) × rate ÷ timescale⌋.
+    static func addBlocks(_ band: Band, _ timescale: Int, _ sampleRate: Double, _ frames: Range<Int>, into values: inout [Double]) {
+        for block in band.blocks {
+            var i = max(frames.lowerBound, firstSample(atOrAfter: block.start, timescale, sampleRate))
+            while i < frames.upperBound {
+                let index = Int(((tick(i, timescale, sampleRate) - block.start) * Double(band.upper) / Double(timescale)).rounded(.down))
+                if index >= block.samples.count { break }
+                values[i - frames.lowerBound] += block.samples[index]
                 i += 1
             }
         }

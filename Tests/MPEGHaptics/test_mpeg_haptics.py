@@ -15,8 +15,10 @@ test is skipped with that reason."""
 import json
 import os
 import pathlib
+import struct
 import subprocess
 
+import numpy as np
 import pytest
 
 from mpeg_signals import compare, read_wav
@@ -232,3 +234,52 @@ def test_thrums_hjif_is_felt_at_least_as_close_to_the_source_as_the_reference_en
     r_theirs = compare(felt, synthesize(theirs, tmp_path / "theirs.wav", rate)[:, 0], rate)["r"]
     print(f"{source.name}: envelope r against Thrum's render, Thrum's HJIF {r_ours:.3f}, the reference Encoder's {r_theirs:.3f}")
     assert r_ours >= r_theirs - 0.005, f"{source.name}: Thrum's HJIF r {r_ours:.3f}, the reference Encoder's {r_theirs:.3f}"
+
+
+def write_wav(path, samples, rate):
+    """A mono 16-bit PCM WAV of `samples` (floats in −1…1)."""
+    pcm = np.clip(np.round(np.asarray(samples) * 32767), -32768, 32767).astype("<i2").tobytes()
+    header = struct.pack("<4sI4s4sIHHIIHH4sI", b"RIFF", 36 + len(pcm), b"WAVE", b"fmt ", 16, 1, 1, rate, rate * 2, 2, 16,
+                         b"data", len(pcm))
+    pathlib.Path(path).write_bytes(header + pcm)
+
+
+def wav_sources():
+    """Drive signals at 8 kHz (the rate at which the reference Encoder's wavelet blocks are a power of two long),
+    as a designer's WAV would hold them: a swept tone, a noise burst after a click, a square wave fading."""
+    rate = 8000
+    t = np.arange(int(0.6 * rate)) / rate
+    sweep = 0.9 * np.sin(2 * np.pi * (60 * t + 300 * t**2)) * np.minimum(1, t / 0.05)
+    rng = np.random.default_rng(41)
+    burst = np.zeros(int(0.5 * rate))
+    burst[200:216] = 0.95
+    burst[1200:2400] = 0.5 * rng.uniform(-1, 1, 1200)
+    square = 0.4 * np.sign(np.sin(2 * np.pi * 230 * t)) * np.linspace(1, 0, len(t))
+    return {"sweep": sweep, "click-and-noise": burst, "fading-square": square}
+
+
+WAV_SOURCES = wav_sources()
+
+
+@pytest.mark.parametrize("name", list(WAV_SOURCES), ids=list(WAV_SOURCES))
+def test_wavelet_bands_of_the_reference_encoder(name, tmp_path):
+    """Issue 41.1/41.2: the reference Encoder turns a WAV into a low Curve band and a WaveletWave band (SPIHT-coded
+    blocks); Thrum's render of its .hjif and .hmpg follows the reference Synthesizer's at 8 and 48 kHz."""
+    source = tmp_path / f"{name}.wav"
+    write_wav(source, WAV_SOURCES[name], 8000)
+    for binary in (False, True):
+        out = tmp_path / (f"{name}.hmpg" if binary else f"{name}.hjif")
+        run(os.path.join(BIN, "Encoder"), "-f", source, "-o", out, *(["--binary"] if binary else []))
+        hjif = out
+        if binary:
+            hjif = tmp_path / f"{name}.decoded.hjif"
+            run(os.path.join(BIN, "Decoder"), "-f", out, "-o", hjif)
+        bands = [b["band_type"] for p in json.loads(hjif.read_text())["perceptions"] for c in p["channels"] for b in c["bands"]]
+        assert "WaveletWave" in bands, f"the reference Encoder made no wavelet band of {name}: {bands}"
+        check = subprocess.run([THRUM, "check", str(out)], capture_output=True, text=True)
+        assert check.returncode == 0 and "WaveletWave" not in check.stdout + check.stderr, check.stdout + check.stderr
+        for rate in RATES:
+            reference = synthesize(hjif, tmp_path / "ref.wav", rate)
+            candidate = render(out, tmp_path / "read.wav", rate)[:len(reference)]
+            assert abs(reference).max() > 0.05, f"the reference Synthesizer's {name} is silent"
+            judge(reference, candidate, rate, 0.98, f"read {out.name}")
