@@ -18,7 +18,7 @@
 # ($THRUM_CORPUS, default ../shared/corpus next to the package: ahap/ and ricochet/HapticPatterns/) for
 # ahap; the .haptic test fixtures and Meta's test files ($THRUM_ORACLES, default ../shared/oracles:
 # meta-haptics-sdk/test_files) for haptic; the bundled patterns converted to .hjif and .hmpg by the debug
-# thrum (built if missing) for hjif; Resources/Audio, the corpus's .wav files and a few sox-made
+# thrum (built if missing) and a WaveletWave block for hjif; Resources/Audio, the corpus's .wav files and a few sox-made
 # WAV/AIFF/FLAC/Ogg/CAF/AU files for audio.
 #
 # Each input gets at most 5 s (-timeout=5; a slower one is a finding), 2048 MB RSS (-rss_limit_mb=2048).
@@ -97,6 +97,17 @@ elif [[ "$target" == hjif ]]; then
     for pattern in "$root"/Resources/Patterns/*.ahap "$root"/Tests/HapticFormatsTests/Fixtures/*.haptic; do
         for ext in hjif hmpg; do "$thrum" convert "$pattern" -o "$corpus/$(basename "$pattern").$ext" >/dev/null 2>&1 || true; done
     done
+    # A WaveletWave band (what MPEG's reference Encoder makes of a WAV): one SPIHT-coded block of 1024 samples.
+    cat >"$corpus/wavelet.hjif" <<'SEED'
+{"version": "2023", "profile": "Main", "level": 1, "date": "2026-12-06", "description": "", "timescale": 1000,
+ "avatars": [], "syncs": [], "perceptions": [{"id": 0, "avatar_id": 0, "description": "",
+ "perception_modality": "Vibrotactile", "reference_devices": [], "effect_library": [], "channels": [{"id": 0,
+ "description": "", "gain": 1.0, "mixing_coefficient": 1.0, "body_part_mask": 0, "frequency_sampling": 8000,
+ "sample_count": 1024, "bands": [{"band_type": "WaveletWave", "block_length": 128, "lower_frequency_limit": 72,
+ "upper_frequency_limit": 8000, "effects": [{"effect_type": "Basis", "position": 0, "wavelet_stream":
+ "qT0gI3Pi0WuOLBnv2/owZEEtjQAAAAA24UBInDO7gAAAAAM2t7//+osF7YQ6i+RT5c5JHGf9oAAAABjm8H6snKNwwZELQXAAArn///////////+"}]}]}]}]}
+SEED
+    "$thrum" convert "$corpus/wavelet.hjif" -o "$corpus/wavelet.hmpg" >/dev/null 2>&1 || true
     flags+=(-dict="$fuzzdir/hjif.dict" -max_len=16384)
 else
     shopt -s globstar nullglob
