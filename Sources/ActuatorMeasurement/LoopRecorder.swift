@@ -4,11 +4,13 @@ import ALSAOutput
 import Glibc
 import RenderCore
 
-/// A straight line through a stream's clock readings: frame ↔ CLOCK_MONOTONIC time, fitted to the readings'
-/// lower envelope. Every error a reading can have (the thread preempted between the position and its
-/// timestamp, a hardware pointer that moves in steps) makes it late, never early; so the slope is the
-/// least-squares fit over the earliest quarter of the readings (refitted until that quarter settles, so that
-/// a burst of late readings at one end cannot tilt it), and the line passes through the earliest reading.
+/// A straight line through a stream's clock readings: frame ↔ CLOCK_MONOTONIC time, under all of them. Every
+/// error a reading can have (the thread preempted between the position and its timestamp, a hardware pointer
+/// that moves in steps) makes it late, never early; so the line is the one below every reading that comes
+/// closest to them on the whole (the least sum of distances): the edge of the readings' lower convex hull
+/// over their mean frame, which rests on the most timely readings wherever in the run they are, so that
+/// neither a burst of late readings nor a stretch of them can tilt it (the clock synchronisation of
+/// network time measurements, e.g. Moon, Skelly and Towsley, 1999).
 struct StreamClockLine: Equatable {
     /// Seconds at frame 0.
     let origin: Double
@@ -24,41 +26,35 @@ struct StreamClockLine: Equatable {
     /// 8 readings or a rate more than 0.5 % off `nominalRate`.
     init?(_ readings: [StreamClockReading], frameBase: UInt64, nominalRate: Double) {
         let all = readings.filter { $0.frame >= frameBase }.map { (Double($0.frame - frameBase), $0.seconds) }
+            .sorted { $0.0 < $1.0 }
         guard all.count >= 8 else { return nil }
         let epoch = all[0].1
-        let points = all.map { ($0.0, $0.1 - epoch) }
-        guard var fit = Self.leastSquares(points) else { return nil }
-        var kept = points
-        for _ in 0..<8 {
-            let residuals = points.map { $0.1 - fit.intercept - fit.slope * $0.0 }
-            let cut = residuals.sorted()[max(points.count / 4, 8) - 1]
-            let earliest = zip(points, residuals).filter { $0.1 <= cut }.map(\.0)
-            guard let refit = Self.leastSquares(earliest) else { break }
-            let settled = earliest.count == kept.count && refit.slope == fit.slope
-            kept = earliest
-            fit = refit
-            if settled { break }
+        // Times less the nominal clock, so that the hull's turns are not lost in rounding.
+        let points = all.map { ($0.0, $0.1 - epoch - $0.0 / nominalRate) }
+        var hull: [(Double, Double)] = []
+        for point in points {
+            if let last = hull.last, last.0 == point.0 {
+                if point.1 >= last.1 { continue }
+                hull.removeLast()
+            }
+            while hull.count >= 2 {
+                let (a, b) = (hull[hull.count - 2], hull[hull.count - 1])
+                // Keep b only if it lies below the chord from a to the new point.
+                guard (b.0 - a.0) * (point.1 - a.1) - (b.1 - a.1) * (point.0 - a.0) <= 0 else { break }
+                hull.removeLast()
+            }
+            hull.append(point)
         }
-        guard abs(fit.slope * nominalRate - 1) <= 0.005 else { return nil }
-        let lowest = points.map { $0.1 - fit.slope * $0.0 }.min() ?? fit.intercept
-        origin = epoch + lowest
-        secondsPerFrame = fit.slope
-    }
-
-    /// The least-squares line time = intercept + slope × frame, or nil when the frames do not spread.
-    private static func leastSquares(_ points: [(Double, Double)]) -> (slope: Double, intercept: Double)? {
-        guard points.count >= 2 else { return nil }
-        let meanFrame = points.reduce(0) { $0 + $1.0 } / Double(points.count)
-        let meanTime = points.reduce(0) { $0 + $1.1 } / Double(points.count)
-        var sxx = 0.0
-        var sxy = 0.0
-        for (frame, time) in points {
-            sxx += (frame - meanFrame) * (frame - meanFrame)
-            sxy += (frame - meanFrame) * (time - meanTime)
-        }
-        guard sxx > 0 else { return nil }
-        let slope = sxy / sxx
-        return (slope, meanTime - slope * meanFrame)
+        guard hull.count >= 2 else { return nil }
+        let mean = points.reduce(0) { $0 + $1.0 } / Double(points.count)
+        let edge = max(1, min(hull.firstIndex { $0.0 > mean } ?? hull.count - 1, hull.count - 1))
+        let (a, b) = (hull[edge - 1], hull[edge])
+        let excess = (b.1 - a.1) / (b.0 - a.0)
+        let slope = 1 / nominalRate + excess
+        guard abs(slope * nominalRate - 1) <= 0.005 else { return nil }
+        let intercept = a.1 - excess * a.0
+        origin = epoch + intercept
+        secondsPerFrame = slope
     }
 }
 

@@ -122,14 +122,14 @@ static void capture_upto(simcard_t *sim, uint64_t upto) {
     }
 }
 
-/* Appends when the card's clock plays the frames from `consumed` up to `target` (frames since prepare):
- * "FIRST START COUNT END", FIRST the first one's number among all frames played since open, START and END
- * the CLOCK_MONOTONIC nanoseconds at which the first one and the one after the last begin to play. */
-static void log_timing(simcard_t *sim, uint64_t target) {
-    if (sim->timing_fd < 0 || target <= sim->consumed) return;
+/* Appends when the card's clock played the frames from `from` up to `to` (frames since prepare; `first` the
+ * first one's number among all frames played since open): "FIRST START COUNT END", START and END the
+ * CLOCK_MONOTONIC nanoseconds at which the first one and the one after the last begin to play. */
+static void log_timing(simcard_t *sim, uint64_t first, uint64_t from, uint64_t to) {
+    if (sim->timing_fd < 0 || to <= from) return;
     char line[96];
-    int length = snprintf(line, sizeof line, "%" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", sim->played,
-                          simcard_time_of(sim, sim->consumed), target - sim->consumed, simcard_time_of(sim, target));
+    int length = snprintf(line, sizeof line, "%" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", first,
+                          simcard_time_of(sim, from), to - from, simcard_time_of(sim, to));
     ssize_t n = write(sim->timing_fd, line, (size_t)length);
     (void)n;
 }
@@ -185,9 +185,6 @@ void simcard_advance(simcard_t *sim, int stopping) {
         target = written;
         if (state == SND_PCM_STATE_RUNNING && next == state && !stopping) next = SND_PCM_STATE_XRUN;
     }
-    log_timing(sim, target);
-    capture_upto(sim, target);
-    if (sim->loop) simcard_loop_played(sim, target);
     sim->played += target - sim->consumed;
     sim->consumed = target;
     if (next == state) return;
@@ -203,6 +200,14 @@ void simcard_advance(simcard_t *sim, int stopping) {
     }
     snd_pcm_ioplug_set_state(&sim->io, next);
     rearm(sim);
+}
+
+void simcard_flush_played(simcard_t *sim) {
+    if (sim->io.stream != SND_PCM_STREAM_PLAYBACK || sim->consumed <= sim->flushed) return;
+    log_timing(sim, sim->played - (sim->consumed - sim->flushed), sim->flushed, sim->consumed);
+    capture_upto(sim, sim->consumed);
+    if (sim->loop) simcard_loop_played(sim, sim->flushed, sim->consumed);
+    sim->flushed = sim->consumed;
 }
 
 static snd_pcm_sframes_t sim_pointer(snd_pcm_ioplug_t *io) {
@@ -226,6 +231,7 @@ static snd_pcm_sframes_t sim_transfer(snd_pcm_ioplug_t *io, const snd_pcm_channe
     snd_pcm_uframes_t done = 0;
     unsigned int width = (unsigned int)snd_pcm_format_physical_width(io->format);
     int capture = io->stream == SND_PCM_STREAM_CAPTURE;
+    if (!capture) simcard_flush_played(sim); /* before the new frames overwrite played ones */
     if (capture && io->appl_ptr + size > sim->captured) simcard_loop_capture(sim, io->appl_ptr + size);
     while (done < size) {
         snd_pcm_uframes_t position = (snd_pcm_uframes_t)((io->appl_ptr + done) % io->buffer_size);
@@ -258,6 +264,7 @@ static int sim_start(snd_pcm_ioplug_t *io) {
         if (sim->timing_fd < 0 && sim->config.timing_path && io->stream == SND_PCM_STREAM_PLAYBACK) {
             sim->timing_fd = open(sim->config.timing_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
         }
+        simcard_flush_played(sim); /* timed on the clock of the last start */
         sim->start_ns = simcard_now_ns();
         sim->start_frame = sim->consumed;
         if (sim->loop && io->stream == SND_PCM_STREAM_PLAYBACK) simcard_loop_start(sim);
@@ -272,6 +279,7 @@ static int sim_stop(snd_pcm_ioplug_t *io) {
     simcard_t *sim = io->private_data;
     pthread_mutex_lock(&sim->lock);
     simcard_advance(sim, 1);
+    simcard_flush_played(sim);
     set_timer(sim, 0, 0, 0);
     write_stats(sim);
     pthread_mutex_unlock(&sim->lock);
@@ -283,7 +291,8 @@ static int sim_prepare(snd_pcm_ioplug_t *io) {
     pthread_mutex_lock(&sim->lock);
     int err = sim->vanished ? -ENODEV : 0;
     if (!err) {
-        sim->consumed = sim->captured = 0;
+        simcard_flush_played(sim);
+        sim->consumed = sim->captured = sim->flushed = 0;
         if (io->stream == SND_PCM_STREAM_CAPTURE) {
             set_timer(sim, 0, 0, 0); /* nothing to read before the start */
         } else {
@@ -298,6 +307,7 @@ static int sim_resume(snd_pcm_ioplug_t *io) {
     simcard_t *sim = io->private_data;
     pthread_mutex_lock(&sim->lock);
     if (io->state == SND_PCM_STATE_SUSPENDED) {
+        simcard_flush_played(sim);
         sim->start_ns = simcard_now_ns();
         sim->start_frame = sim->consumed;
         sim->resumes++;
@@ -397,6 +407,7 @@ static int sim_poll_revents(snd_pcm_ioplug_t *io, struct pollfd *pfd, unsigned i
 
 static int sim_close(snd_pcm_ioplug_t *io) {
     simcard_t *sim = io->private_data;
+    simcard_flush_played(sim);
     simcard_loop_close(sim);
     sim->closed = 1;
     write_stats(sim);

@@ -89,6 +89,8 @@ typedef struct {
     uint64_t consumed;           /* frames played (or captured) since prepare: the hardware pointer, unwrapped */
     uint64_t captured;           /* playback: frames appended to the capture file; capture: frames made; since prepare */
     uint64_t played;             /* frames played (or captured) since open, across prepares */
+    uint64_t flushed;            /* playback: frames handed to the capture file, the timing log and the loop; since
+                                    prepare (behind `consumed` between a pointer call and the next flush) */
     snd_pcm_uframes_t avail_min, boundary;
     snd_pcm_state_t state_before_suspend;
     uint64_t underruns, suspends, resumes, starts, wakeups;
@@ -104,12 +106,17 @@ uint64_t simcard_frames_at(const simcard_t *sim, uint64_t ns);
 uint64_t simcard_time_of(const simcard_t *sim, uint64_t frame);
 /* Moves a stream's clock forward to now (simcard.c / simcard_loop.c); the stream's lock is held. */
 void simcard_advance(simcard_t *sim, int stopping);
+/* Playback: hands the frames played since the last flush to the capture file, the timing log and the loop
+   (the stream's lock is held). Kept out of the pointer callback, after which ALSA takes the status timestamp:
+   its file writes and conversions there made every timestamp late by their length, which a loaded machine
+   stretched to tens of microseconds. Called before the played frames can be overwritten or re-timed. */
+void simcard_flush_played(simcard_t *sim);
 
 /* The loop (simcard_loop.c). */
 int simcard_loop_open(simcard_t *sim, const char *id);     /* at open; 0 or a negative errno */
 void simcard_loop_close(simcard_t *sim);                  /* at close, before the stream is freed */
 void simcard_loop_start(simcard_t *sim);                  /* playback: aligns start_ns to the DAC grid */
-void simcard_loop_played(simcard_t *sim, uint64_t target); /* playback: frames consumed..target left the DAC */
+void simcard_loop_played(simcard_t *sim, uint64_t from, uint64_t to); /* playback: frames from..to left the DAC */
 int simcard_loop_hw_params(simcard_t *sim);               /* capture: sizes the model's buffers */
 /* Capture: the card's clock up to `target` frames since prepare: samples the loop into the ring. */
 void simcard_loop_capture(simcard_t *sim, uint64_t target);

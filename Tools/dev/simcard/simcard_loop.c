@@ -239,24 +239,24 @@ void simcard_loop_start(simcard_t *sim) {
         + (uint64_t)(((unsigned __int128)index * 1000000000000000u + sim->clock_rate - 1) / sim->clock_rate);
 }
 
-/* Playback: frames consumed..target (since prepare) left the DAC; the lock is held. */
-void simcard_loop_played(simcard_t *sim, uint64_t target) {
+/* Playback: frames from..to (since prepare, since the last start) left the DAC; the lock is held. */
+void simcard_loop_played(simcard_t *sim, uint64_t from, uint64_t to) {
     simcard_loop_state_t *loop = sim->loop;
-    if (!loop->grid || target <= sim->consumed) return;
+    if (!loop->grid || to <= from) return;
     unsigned int channels = loop->grid_channels;
-    uint64_t first = loop->start_grid + (sim->consumed - sim->start_frame);
+    uint64_t first = loop->start_grid + (from - sim->start_frame);
     for (uint64_t g = loop->grid_written; g < first; g++) {
         memset(loop->grid + (g % SIMCARD_GRID_FRAMES) * channels, 0, channels * sizeof *loop->grid);
     }
     unsigned int sample_bytes = (unsigned int)snd_pcm_format_physical_width(sim->io.format) / 8;
-    for (uint64_t f = sim->consumed; f < target; f++) {
+    for (uint64_t f = from; f < to; f++) {
         const unsigned char *frame = sim->ring + (f % sim->io.buffer_size) * sim->frame_bytes;
-        float *out = loop->grid + ((first + (f - sim->consumed)) % SIMCARD_GRID_FRAMES) * channels;
+        float *out = loop->grid + ((first + (f - from)) % SIMCARD_GRID_FRAMES) * channels;
         for (unsigned int ch = 0; ch < channels; ch++) {
             out[ch] = (float)simcard_read_sample(frame + ch * sample_bytes, sim->io.format);
         }
     }
-    uint64_t end = first + (target - sim->consumed);
+    uint64_t end = first + (to - from);
     if (end > loop->grid_written) loop->grid_written = end;
 }
 
@@ -331,6 +331,7 @@ void simcard_loop_capture(simcard_t *sim, uint64_t target) {
     if (source) {
         pthread_mutex_lock(&source->lock);
         simcard_advance(source, 0);
+        simcard_flush_played(source);
         follow_source(sim, source, now);
         source_rate = source->loop->grid_started ? (double)source->clock_rate / 1e15 : 0;
         pthread_mutex_unlock(&source->lock);
