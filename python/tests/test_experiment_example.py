@@ -43,6 +43,8 @@ def test_experiment_block_against_a_monitor_capture(tmp_path):
     spread = float(words[words.index("spread") + 1])
     # The sink plays the frames it is given: 0.3 s apart at 48 kHz is 14,400 frames between pulses.
     assert "over 20 pulses 14400 frames apart" in line, line
-    # The issue measured 0.35-1.4 ms on PulseAudio; a logged DAC time a period (21 ms) off would show here.
-    assert 0 <= spread < 5, line
+    # A logged DAC time a period (21 ms) off would show here. Below half a period the spread is PulseAudio's own:
+    # its latency reports move by milliseconds (the issue measured 0.35-1.4 ms; 2.1 and 5.8 ms in two CI runs
+    # here), which the server-aware estimate of issue 40.5 (not built) is to take out.
+    assert 0 <= spread < 10, line
     print(line)
