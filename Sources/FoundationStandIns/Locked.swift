@@ -12,12 +12,15 @@ import Glibc
 package final class Locked<Value>: @unchecked Sendable {
     /// The pthread mutex, at a fixed address for its whole life (a pthread mutex must not move).
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    /// The protected value; read and written only while `mutex` is held.
-    private var value: Value
+    /// The protected value, read and written only while `mutex` is held. Out of line: a stored property of an
+    /// empty type (`Locked(())`) shares the object's address, so ThreadSanitizer took the exclusivity check of
+    /// an access to it for a write to the object's header, which every generic call reads unlocked.
+    private let value: UnsafeMutablePointer<Value>
 
     /// Creates an unlocked mutex holding `initialValue`.
     package init(_ initialValue: sending Value) {
-        value = initialValue
+        value = .allocate(capacity: 1)
+        value.initialize(to: initialValue)
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -27,6 +30,8 @@ package final class Locked<Value>: @unchecked Sendable {
         pthread_mutex_destroy(mutex)
         mutex.deinitialize(count: 1)
         mutex.deallocate()
+        value.deinitialize(count: 1)
+        value.deallocate()
     }
 
     /// Runs `body` with exclusive access to the value, waiting while another thread holds the lock, and returns
@@ -36,6 +41,6 @@ package final class Locked<Value>: @unchecked Sendable {
     ) throws(Failure) -> sending Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        return try body(&value.pointee)
     }
 }
