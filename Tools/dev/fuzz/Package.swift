@@ -22,7 +22,7 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "ThrumFuzz",
-    dependencies: [.package(path: "../..")],
+    dependencies: [.package(path: "../../..")],
     targets: [
         // Declares libFuzzer's `LLVMFuzzerRunDriver` weak, so the harnesses link (and say so) without libFuzzer.
         .target(name: "CFuzzerDriver"),
