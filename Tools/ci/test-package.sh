@@ -76,10 +76,14 @@ offered="\$(bash --norc -c 'source /usr/share/bash-completion/completions/thrum
 [[ "\$(echo \$offered)" == "play plot" ]] || fail "bash: thrum pl<Tab> offers '\$offered', not 'play plot'"
 grep -q 'application/x-ahap+json:\*\.ahap' /usr/share/mime/globs2 || fail ".ahap is not a registered MIME type"
 grep -q 'thrum-studio.desktop' /usr/share/applications/mimeinfo.cache || fail "thrum-studio.desktop is not in mimeinfo.cache"
-for type in hjif hmpg; do  # MPEG haptics, RFC 9695 (desktop-file-validate may not know the 'haptics' top-level type yet)
+# MPEG haptics (RFC 9695): shared-mime-info registers the types. The desktop entry lists them, but Debian 12's
+# update-desktop-database refuses the 'haptics' top-level type (registered in 2025, after its list), so
+# mimeinfo.cache cannot carry them there (docs/formats.md says so).
+for type in hjif hmpg; do
     grep -q "haptics/\$type:\\*\\.\$type" /usr/share/mime/globs2 || fail ".\$type is not registered as haptics/\$type"
-    grep -q "^haptics/\$type=.*thrum-studio.desktop" /usr/share/applications/mimeinfo.cache || fail "thrum-studio.desktop does not open haptics/\$type"
+    grep -q "^MimeType=.*haptics/\$type;" /usr/share/applications/thrum-studio.desktop || fail "thrum-studio.desktop does not list haptics/\$type"
 done
+grep -q '^application/x-haptic+json=.*thrum-studio.desktop' /usr/share/applications/mimeinfo.cache || fail "thrum-studio.desktop does not open .haptic"
 desktop-file-validate /usr/share/applications/thrum-studio.desktop || fail "desktop-file-validate refuses thrum-studio.desktop"
 # The studio loads civetweb at start (Sources/CDeferredLibrary): the package's Depends must have brought it.
 thrum studio --no-browser --device null /tmp >studio.out 2>studio.err &
