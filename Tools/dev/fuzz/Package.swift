@@ -5,8 +5,9 @@ import Foundation
 import PackageDescription
 
 // A path dependency's identity is the name of its folder (`thrum`, `main`, `wt-fuzz`…), so find it.
+// This package is Tools/dev/fuzz, three folders below it.
 let thrumIdentity = URL(fileURLWithPath: Context.packageDirectory)
-    .deletingLastPathComponent().deletingLastPathComponent().lastPathComponent.lowercased()
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().lastPathComponent.lowercased()
 
 // Thrum's modules share their `package` declarations under the package name SwiftPM gives them: that identity
 // as a C99 identifier (`wt-surface` → `wt_surface`, a clone in /tmp/ci → `ci`). The targets here compile under
