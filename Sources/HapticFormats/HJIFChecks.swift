@@ -89,7 +89,10 @@ package enum HJIFChecks {
                     "the channels last \(seconds(total)) s together; Thrum plays at most \(Int(HJIFPlayback.maxSignalSeconds)) s of MPEG haptics (computed before it plays)",
                     suggestion: "split the file", path: "perceptions"))
         }
-        for channel in channels where channel.endTicks > channel.referenceTicks + 0.5 {
+        // The encoder pads a wavelet band's last block to a whole block past the channel's sample count: no warning
+        // for that padding.
+        for channel in channels
+        where channel.endTicks > channel.referenceTicks + 0.5 + (channel.bands.map { $0.blockTicks(channel.timescale) }.max() ?? 0) {
             warn(
                 "MPEG's reference synthesizer stops this channel at \(seconds(channel.referenceTicks / scale)) s (the end of the effect that starts last in a band); Thrum plays it to \(seconds(channel.endTicks / scale)) s",
                 "perceptions[\(channel.perception)].channels[\(channel.index)]",

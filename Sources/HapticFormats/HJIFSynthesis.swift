@@ -47,6 +47,12 @@ package enum HJIFSynthesis {
         var effects: [HJIFEffect]
         /// A WaveletWave band's blocks: where each starts, in ticks, and its samples at `upper` Hz.
         var blocks: [(start: Double, samples: [Double])] = []
+
+        /// How long one of its wavelet blocks lasts, in ticks (0 without blocks).
+        func blockTicks(_ timescale: Int) -> Double {
+            guard let first = blocks.first, upper > 0 else { return 0 }
+            return Double(first.samples.count) * Double(timescale) / Double(upper)
+        }
     }
 
     /// Every channel of `document`, perception by perception, ready to be computed.
@@ -66,7 +72,6 @@ package enum HJIFSynthesis {
                         upper: band.upperFrequencyLimit, effects: effects, blocks: blocks(of: band, timescale))
                 }
                 var reference = 0.0
-                let counted = (channel.frequencySampling ?? 0) > 0 && channel.sampleCount != nil
                 if let rate = channel.frequencySampling, let count = channel.sampleCount, rate > 0 {
                     reference = Double(timescale) * Double(count) / Double(rate)
                 } else {
@@ -78,12 +83,7 @@ package enum HJIFSynthesis {
                 var end = reference
                 for band in bands {
                     for effect in band.effects { end = max(end, Double(effect.position) + length(of: effect, in: band.type, timescale)) }
-                    // A wavelet band's last block is padded to a whole block: the channel's sample count, when
-                    // given, says where the signal ends.
-                    for block in band.blocks {
-                        let blockEnd = block.start + Double(block.samples.count) * Double(timescale) / Double(band.upper)
-                        end = max(end, counted ? min(blockEnd, reference) : blockEnd)
-                    }
+                    for block in band.blocks { end = max(end, block.start + band.blockTicks(timescale)) }
                 }
                 result.append(
                     Channel(
