@@ -45,13 +45,16 @@ package enum HJIFSynthesis {
         var lower: Int
         var upper: Int
         var effects: [HJIFEffect]
-        /// A WaveletWave band's blocks: where each starts, in ticks, and its samples at `upper` Hz.
-        var blocks: [(start: Double, samples: [Double])] = []
+        /// A WaveletWave band's blocks: where each starts, in ticks, and its coded stream (decoded only when
+        /// samples over it are asked for, so that checks and conversions never decode).
+        var blocks: [(start: Double, stream: [UInt8])] = []
+        /// The samples of each of those blocks, at `upper` Hz.
+        var blockLength = 0
 
         /// How long one of its wavelet blocks lasts, in ticks (0 without blocks).
         func blockTicks(_ timescale: Int) -> Double {
-            guard let first = blocks.first, upper > 0 else { return 0 }
-            return Double(first.samples.count) * Double(timescale) / Double(upper)
+            guard !blocks.isEmpty, upper > 0 else { return 0 }
+            return Double(blockLength) * Double(timescale) / Double(upper)
         }
     }
 
@@ -69,7 +72,8 @@ package enum HJIFSynthesis {
                     }.map(\.element)
                     return Band(
                         type: band.type, curveType: band.curveType, lower: band.lowerFrequencyLimit,
-                        upper: band.upperFrequencyLimit, effects: effects, blocks: blocks(of: band, timescale))
+                        upper: band.upperFrequencyLimit, effects: effects, blocks: blocks(of: band, timescale),
+                        blockLength: blockSamples(of: band))
                 }
                 var reference = 0.0
                 if let rate = channel.frequencySampling, let count = channel.sampleCount, rate > 0 {
@@ -126,14 +130,14 @@ package enum HJIFSynthesis {
     /// The most samples Thrum decodes for one WaveletWave band (600 s at 48 kHz); `HJIFChecks` refuses more.
     package static let maxWaveletSamples = 600 * 48_000
 
-    /// The decoded blocks of a WaveletWave band (none for other bands, or for one over `maxWaveletSamples`):
-    /// block b starts at b blocks, whatever position its effect gives, as the reference places it.
-    static func blocks(of band: HJIFBand, _ timescale: Int) -> [(start: Double, samples: [Double])] {
+    /// The blocks of a WaveletWave band (none for other bands, or for one over `maxWaveletSamples`): block b
+    /// starts at b blocks, whatever position its effect gives, as the reference places it.
+    static func blocks(of band: HJIFBand, _ timescale: Int) -> [(start: Double, stream: [UInt8])] {
         let length = blockSamples(of: band)
         guard band.type == .waveletWave, length > 0, band.effects.count <= maxWaveletSamples / length else { return [] }
         return band.effects.enumerated().map { b, effect in
             let start = Int(Double(b) * Double(length) * Double(timescale) / Double(band.upperFrequencyLimit))
-            return (Double(start), HJIFWavelet.samples(of: effect.waveletStream ?? [], length: length))
+            return (Double(start), effect.waveletStream ?? [])
         }
     }
 
@@ -212,12 +216,16 @@ package enum HJIFSynthesis {
 
     /// Adds a WaveletWave band's blocks: at tick p, block sample ⌊(p − start) × rate ÷ timescale⌋.
     static func addBlocks(_ band: Band, _ timescale: Int, _ sampleRate: Double, _ frames: Range<Int>, into values: inout [Double]) {
+        let length = band.blockTicks(timescale)
         for block in band.blocks {
             var i = max(frames.lowerBound, firstSample(atOrAfter: block.start, timescale, sampleRate))
+            // Decoded only when it sounds in `frames`.
+            guard i < frames.upperBound, tick(i, timescale, sampleRate) < block.start + length else { continue }
+            let samples = HJIFWavelet.samples(of: block.stream, length: band.blockLength)
             while i < frames.upperBound {
                 let index = Int(((tick(i, timescale, sampleRate) - block.start) * Double(band.upper) / Double(timescale)).rounded(.down))
-                if index >= block.samples.count { break }
-                values[i - frames.lowerBound] += block.samples[index]
+                if index >= samples.count { break }
+                values[i - frames.lowerBound] += samples[index]
                 i += 1
             }
         }
